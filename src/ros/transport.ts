@@ -1,0 +1,41 @@
+// The seam between the bridge logic and ROS 2. The rclnodejs implementation (src/ros/rclnodejs-transport.ts)
+// is the only code that touches rclnodejs; the in-memory implementation (src/ros/memory-transport.ts)
+// runs the very same bridge in tests and in the dry run without ROS 2.
+import type { MessageTypeName, Time } from './messages.js';
+
+export interface QoS {
+  reliability: 'reliable' | 'best_effort';
+  durability: 'volatile' | 'transient_local';
+  depth: number;
+}
+
+/** robot_description and /tf_static: late joiners get the last message. */
+export const latchedQoS: QoS = { reliability: 'reliable', durability: 'transient_local', depth: 1 };
+/** /tf, as tf2_ros's TransformBroadcaster publishes it. */
+export const tfQoS: QoS = { reliability: 'reliable', durability: 'volatile', depth: 100 };
+/** rclcpp's SensorDataQoS: best effort, so it matches both reliable and best-effort publishers. */
+export const sensorDataQoS: QoS = { reliability: 'best_effort', durability: 'volatile', depth: 5 };
+
+export interface Publisher<T> {
+  readonly topic: string;
+  publish(message: T): void;
+}
+
+export interface Logger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface Transport {
+  /** Topic names are relative unless they start with '/', so namespaces and remapping apply. */
+  publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T>;
+  /** Returns a function that ends the subscription. */
+  subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void;
+  /** Calls `tick` every `periodMs` until the returned function is called. */
+  timer(periodMs: number, tick: () => void): () => void;
+  /** The node's clock (ROS time when use_sim_time is set). */
+  now(): Time;
+  readonly log: Logger;
+}
