@@ -31,7 +31,9 @@ const GL_TO_SCAN: Mat3 = [
   [-1, 0, 0],
 ];
 
-const hasOpticalFrame = (d: Device): boolean =>
+type VisionDevice = Extract<Device, { type: 'Camera' | 'RangeCamera' | 'RangeSensor' }>;
+
+const isVisionDevice = (d: Device): d is VisionDevice =>
   d.type === 'Camera' || d.type === 'RangeCamera' || d.type === 'RangeSensor';
 
 function baseName(d: Device): string {
@@ -55,7 +57,7 @@ export function deviceFrames(model: RobotModel): DeviceFrames[] {
     return name;
   };
   return model.devices.map((d, index) => {
-    const optical = hasOpticalFrame(d);
+    const optical = isVisionDevice(d);
     const scan = d.type === 'RangeSensor';
     // Reserve the derived names with the device name, so a later link-like clash cannot split them.
     let frame = baseName(d);
@@ -69,7 +71,7 @@ export function deviceFrames(model: RobotModel): DeviceFrames[] {
     }
     claim(frame);
     const result: DeviceFrames = { device: index, frame, link: d.link, pose: d.pose };
-    if (optical && 'optical_frame_rotation' in d.params) {
+    if (isVisionDevice(d)) {
       const rOptical = d.params.optical_frame_rotation;
       result.optical = { frame: claim(`${frame}_optical_frame`), rotation: mulMat(rOptical, GL_TO_OPTICAL) };
       if (scan) result.scan = { frame: claim(`${frame}_scan_frame`), rotation: mulMat(rOptical, GL_TO_SCAN) };
