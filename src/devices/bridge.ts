@@ -1,0 +1,293 @@
+// The relay from choreonoid_ros to standard sensor topics. choreonoid_ros's BodyROS2Item publishes
+// each device under `/<body>/<device>` with frame_id = the bare device name, its own coordinate and
+// unit conventions (see upstream.ts); this turns every message into what a ROS perception stack
+// expects: frame_ids that exist in our TF tree (with frame_prefix), CameraInfo next to every image,
+// a depth image and standard-layout clouds for range cameras, LaserScan in the scan frame, SI units.
+import { transpose } from '../model/math.js';
+import type { CameraParams, Device, RangeCameraParams, RangeSensorParams, RobotModel } from '../model/types.js';
+import {
+  type CameraInfo,
+  type Header,
+  type Image,
+  type Imu,
+  type LaserScan,
+  MessageType,
+  type PointCloud2,
+  type Time,
+  type WrenchStamped,
+} from '../ros/messages.js';
+import { type Publisher, sensorDataQoS, type Transport } from '../ros/transport.js';
+import { cameraInfo, cameraIntrinsics } from './camera-info.js';
+import type { DeviceFrames } from './frames.js';
+import { type ImuDeviceType, imuMessage, scaleVector, wrenchMessage } from './inertial.js';
+import { cloudLayout, depthImage, rangeCameraFromCloud, rotateCloud } from './pointcloud.js';
+import { laserScan } from './scan.js';
+import { type DeviceTopicSet, deviceTopics, isPlanarScan, prefixed, type TopicRole } from './topics.js';
+import { defaultInputNamespace, UPSTREAM_SCALE, upstreamBase, upstreamTopics } from './upstream.js';
+
+export interface DeviceBridgeParams {
+  /**
+   * Namespace choreonoid_ros publishes the body's devices under (its BodyROS2Item node's name).
+   * Empty: `/<body name>` with '-' → '_', which is what BodyROS2Item uses for a BodyItem that keeps
+   * its default name.
+   */
+  inputNamespace: string;
+  /**
+   * Per-device input base topic, by device name: replaces `<inputNamespace>/<device>`; the
+   * `/point_cloud` and `/scan` subtopics are appended to it as choreonoid_ros does.
+   */
+  inputTopics: Record<string, string>;
+  /**
+   * Multiply choreonoid_ros's force/torque by 1000 and its linear acceleration by 10, undoing the
+   * non-SI scaling of BodyROS2Item::updateForceSensor / updateAccelSensor / updateImu. Turn off
+   * when the upstream publisher is already SI (a fixed choreonoid_ros, or another source).
+   */
+  undoUpstreamScaling: boolean;
+  /** Publish CameraInfo on its own, at the camera's frame rate, while no image arrives (rviz frustums). */
+  cameraInfoWithoutImages: boolean;
+}
+
+export const defaultDeviceBridgeParams: DeviceBridgeParams = {
+  inputNamespace: '',
+  inputTopics: {},
+  undoUpstreamScaling: true,
+  cameraInfoWithoutImages: true,
+};
+
+export interface DeviceBridgeContext {
+  model: RobotModel;
+  frames: DeviceFrames[];
+  transport: Transport;
+  framePrefix: string;
+  params: DeviceBridgeParams;
+}
+
+/** Encodings choreonoid_ros writes (rgb8 / mono8 by channel count) plus other plain 8-bit ones. */
+const BYTES_PER_PIXEL: Record<string, number> = { rgb8: 3, bgr8: 3, mono8: 1, rgba8: 4, bgra8: 4 };
+
+type Publishers = Partial<Record<TopicRole, Publisher<unknown>>>;
+
+interface Relay {
+  transport: Transport;
+  framePrefix: string;
+  params: DeviceBridgeParams;
+  stops: (() => void)[];
+  /** Warns once per key, so a stream of bad messages does not flood the log. */
+  warnOnce: (key: string, message: string) => void;
+}
+
+const header = (stamp: Time, frameId: string): Header => ({ stamp: { sec: stamp.sec, nanosec: stamp.nanosec }, frame_id: frameId });
+
+function subscribe<T>(relay: Relay, topic: string, type: Parameters<Transport['subscribe']>[1], label: string, handle: (m: T) => void): void {
+  relay.stops.push(
+    relay.transport.subscribe<T>(topic, type, sensorDataQoS, (m) => {
+      // A malformed message from outside must never take the node down.
+      try {
+        handle(m);
+      } catch (e) {
+        relay.warnOnce(`${label}:exception`, `${label}: dropped a message from ${topic}: ${(e as Error).message}`);
+      }
+    }),
+  );
+}
+
+/** Checks an incoming image; returns why it is unusable, or null. */
+function imageProblem(m: Image): string | null {
+  if (!(m.width > 0 && m.height > 0)) return `empty image (${m.width}×${m.height})`;
+  const bpp = BYTES_PER_PIXEL[m.encoding];
+  if (bpp === undefined) return `unsupported encoding "${m.encoding}"`;
+  if (m.step < m.width * bpp) return `step ${m.step} < width ${m.width} × ${bpp}`;
+  if (m.data.length !== m.step * m.height) return `data length ${m.data.length} ≠ step ${m.step} × height ${m.height}`;
+  return null;
+}
+
+/**
+ * CameraInfo for a camera and a timer that publishes it on its own while no image comes. `seen()`
+ * is called with every image, which also publishes the CameraInfo with the image's stamp.
+ */
+function cameraInfoStream(
+  relay: Relay,
+  params: CameraParams,
+  frameId: string,
+  publisher: Publisher<CameraInfo>,
+): (stamp: Time, width?: number, height?: number) => void {
+  let imageSinceTick = false;
+  const publish = (stamp: Time, width = params.width, height = params.height): void => {
+    publisher.publish(cameraInfo({ ...params, width, height }, header(stamp, frameId)));
+  };
+  if (relay.params.cameraInfoWithoutImages && params.frame_rate > 0) {
+    relay.stops.push(
+      relay.transport.timer(1000 / params.frame_rate, () => {
+        if (!imageSinceTick) publish(relay.transport.now());
+        imageSinceTick = false;
+      }),
+    );
+  }
+  return (stamp, width, height) => {
+    imageSinceTick = true;
+    publish(stamp, width, height);
+  };
+}
+
+function relayImage(relay: Relay, label: string, topic: string, frameId: string, image: Publisher<Image>, info: (stamp: Time, w: number, h: number) => void): void {
+  subscribe<Image>(relay, topic, MessageType.Image, label, (m) => {
+    const problem = imageProblem(m);
+    if (problem) {
+      relay.warnOnce(`${label}:image`, `${label}: dropped an image from ${topic}: ${problem}`);
+      return;
+    }
+    image.publish({ ...m, header: header(m.header.stamp, frameId) });
+    info(m.header.stamp, m.width, m.height);
+  });
+}
+
+function startCamera(relay: Relay, d: Extract<Device, { type: 'Camera' }>, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
+  const frameId = prefixed(relay.framePrefix, set.topics[0]!.frame);
+  const info = cameraInfoStream(relay, d.params, frameId, pubs.camera_info as Publisher<CameraInfo>);
+  if (input) relayImage(relay, set.frame, upstreamTopics(input).image, frameId, pubs.image as Publisher<Image>, info);
+}
+
+function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera' }>, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
+  const p: RangeCameraParams = d.params;
+  const frameId = prefixed(relay.framePrefix, set.topics.find((t) => t.role === 'points')!.frame);
+  const color = p.image_type !== 'NO_IMAGE';
+  const depthInfo = cameraInfoStream(relay, p, frameId, pubs.depth_camera_info as Publisher<CameraInfo>);
+  if (color) {
+    const info = cameraInfoStream(relay, p, frameId, pubs.camera_info as Publisher<CameraInfo>);
+    if (input) relayImage(relay, set.frame, upstreamTopics(input).image, frameId, pubs.image as Publisher<Image>, info);
+  }
+  const k = cameraIntrinsics(p);
+  if (!input || !k) return;
+  const topic = upstreamTopics(input).pointCloud;
+  subscribe<PointCloud2>(relay, topic, MessageType.PointCloud2, set.frame, (m) => {
+    const layout = cloudLayout(m);
+    if (typeof layout === 'string') {
+      relay.warnOnce(`${set.frame}:cloud`, `${set.frame}: dropped a cloud from ${topic}: ${layout}`);
+      return;
+    }
+    // choreonoid_ros's range-camera points are already in our optical frame: GLRangeCameraSimulator
+    // stores Ro·p (p in the GL render frame, device·Ro), and updateRangeVisionSensor applies Roᵀ
+    // and then (x, −y, −z), i.e. coordinates in device·Ro·diag(1, −1, −1) — the optical frame.
+    const h = header(m.header.stamp, frameId);
+    const out = rangeCameraFromCloud(m, layout, k, h, color);
+    (pubs.points as Publisher<PointCloud2>).publish(out.points);
+    (pubs.depth_image as Publisher<Image>).publish(depthImage(out.depth, k.width, k.height, header(m.header.stamp, frameId)));
+    depthInfo(m.header.stamp);
+  });
+}
+
+function startRangeSensor(relay: Relay, d: Extract<Device, { type: 'RangeSensor' }>, f: DeviceFrames, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
+  if (!input) return;
+  const p: RangeSensorParams = d.params;
+  const frameId = prefixed(relay.framePrefix, set.topics[0]!.frame);
+  const topics = upstreamTopics(input);
+  if (isPlanarScan(p)) {
+    subscribe<LaserScan>(relay, topics.scan, MessageType.LaserScan, set.frame, (m) => {
+      const n = m.ranges.length;
+      if (n !== p.num_yaw_samples) {
+        relay.warnOnce(`${set.frame}:count`, `${set.frame}: ${topics.scan} has ${n} ranges, the model ${p.num_yaw_samples}; angles follow the model's yaw_step`);
+      }
+      // choreonoid_ros writes angle_min = −yaw_range/2 whatever min_yaw_angle is, and frame_id = the
+      // device frame, whose xy plane is not the scan plane; the ranges themselves are in
+      // Choreonoid's sample order, which laserScan() labels with the model's angles.
+      (pubs.scan as Publisher<LaserScan>).publish(laserScan(p, m.ranges, header(m.header.stamp, frameId)));
+    });
+  } else {
+    // update3DRangeSensor writes Ro·p with p in the GL render frame: device-frame coordinates.
+    // Re-express them in the scan frame, whose rotation in the device frame is f.scan.rotation.
+    const toScan = transpose(f.scan!.rotation);
+    subscribe<PointCloud2>(relay, topics.pointCloud, MessageType.PointCloud2, set.frame, (m) => {
+      const layout = cloudLayout(m);
+      if (typeof layout === 'string') {
+        relay.warnOnce(`${set.frame}:cloud`, `${set.frame}: dropped a cloud from ${topics.pointCloud}: ${layout}`);
+        return;
+      }
+      (pubs.points as Publisher<PointCloud2>).publish(rotateCloud(m, layout, toScan, header(m.header.stamp, frameId)));
+    });
+  }
+}
+
+function startImu(relay: Relay, type: ImuDeviceType, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
+  if (!input) return;
+  const frameId = prefixed(relay.framePrefix, set.topics[0]!.frame);
+  const accelScale = relay.params.undoUpstreamScaling ? 1 / UPSTREAM_SCALE.linearAcceleration : 1;
+  const gyroScale = relay.params.undoUpstreamScaling ? 1 / UPSTREAM_SCALE.angularVelocity : 1;
+  subscribe<Imu>(relay, upstreamTopics(input).data, MessageType.Imu, set.frame, (m) => {
+    (pubs.imu as Publisher<Imu>).publish(
+      imuMessage(type, header(m.header.stamp, frameId), scaleVector(m.angular_velocity, gyroScale), scaleVector(m.linear_acceleration, accelScale)),
+    );
+  });
+}
+
+function startForceSensor(relay: Relay, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
+  if (!input) return;
+  const frameId = prefixed(relay.framePrefix, set.topics[0]!.frame);
+  const forceScale = relay.params.undoUpstreamScaling ? 1 / UPSTREAM_SCALE.force : 1;
+  const torqueScale = relay.params.undoUpstreamScaling ? 1 / UPSTREAM_SCALE.torque : 1;
+  subscribe<WrenchStamped>(relay, upstreamTopics(input).data, MessageType.WrenchStamped, set.frame, (m) => {
+    (pubs.wrench as Publisher<WrenchStamped>).publish(
+      wrenchMessage(header(m.header.stamp, frameId), scaleVector(m.wrench.force, forceScale), scaleVector(m.wrench.torque, torqueScale)),
+    );
+  });
+}
+
+/**
+ * Advertises every device topic of the model and relays choreonoid_ros's data onto them. Returns
+ * the function that ends every subscription and timer (the node calls it before a reload).
+ */
+export function startDeviceBridge(ctx: DeviceBridgeContext): () => void {
+  const { model, frames, transport } = ctx;
+  const params: DeviceBridgeParams = { ...defaultDeviceBridgeParams, ...ctx.params };
+  const warned = new Set<string>();
+  const relay: Relay = {
+    transport,
+    framePrefix: ctx.framePrefix,
+    params,
+    stops: [],
+    warnOnce: (key, message) => {
+      if (warned.has(key)) return;
+      warned.add(key);
+      transport.log.warn(message);
+    },
+  };
+  const namespace = params.inputNamespace !== '' ? params.inputNamespace : model.name !== '' ? defaultInputNamespace(model.name) : '';
+  const framesByDevice = new Map(frames.map((f) => [f.device, f]));
+  for (const set of deviceTopics(model, frames)) {
+    const d = model.devices[set.device]!;
+    const f = framesByDevice.get(set.device)!;
+    const pubs: Publishers = {};
+    for (const t of set.topics) pubs[t.role] = transport.publisher(t.name, t.type, sensorDataQoS);
+    const override = d.name !== '' ? params.inputTopics[d.name] : undefined;
+    const input = override ?? (namespace !== '' ? upstreamBase(namespace, d) : null);
+    if (input === null) {
+      transport.log.warn(`${set.frame}: no input topic (nameless device or body); set inputTopics to relay its data`);
+    }
+    switch (d.type) {
+      case 'Camera':
+        startCamera(relay, d, set, pubs, input);
+        break;
+      case 'RangeCamera':
+        startRangeCamera(relay, d, set, pubs, input);
+        break;
+      case 'RangeSensor':
+        startRangeSensor(relay, d, f, set, pubs, input);
+        break;
+      case 'Imu':
+      case 'AccelerationSensor':
+      case 'RateGyroSensor':
+        startImu(relay, d.type, set, pubs, input);
+        break;
+      case 'ForceSensor':
+        startForceSensor(relay, set, pubs, input);
+        break;
+      default:
+        break;
+    }
+  }
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    for (const stop of relay.stops) stop();
+  };
+}

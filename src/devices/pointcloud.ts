@@ -1,0 +1,251 @@
+// PointCloud2 and depth Image builders over typed arrays. Every function writes into one
+// preallocated ArrayBuffer through Float32Array / Uint32Array views: no per-point objects, so a
+// 640×480 frame costs a few passes over memory, not 300k allocations.
+import type { Header, Image, PointCloud2, PointField } from '../ros/messages.js';
+import type { Mat3 } from '../model/types.js';
+import type { Intrinsics } from './camera-info.js';
+
+/** sensor_msgs/PointField datatype constants. */
+export const PointFieldType = { INT8: 1, UINT8: 2, INT16: 3, UINT16: 4, INT32: 5, UINT32: 6, FLOAT32: 7, FLOAT64: 8 } as const;
+
+/** Typed-array views use the host byte order; messages say which one that is. */
+export const HOST_IS_BIG_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
+
+const field = (name: string, offset: number): PointField => ({ name, offset, datatype: PointFieldType.FLOAT32, count: 1 });
+
+/** x, y, z as float32: the layout of pcl::PointXYZ without padding. */
+export const XYZ_FIELDS: readonly PointField[] = [field('x', 0), field('y', 4), field('z', 8)];
+/**
+ * x, y, z, rgb: rgb is the PCL packing (0x00RRGGBB in a 32-bit word) declared FLOAT32, as
+ * depth_image_proc and pcl_conversions publish it, so rviz and PCL both decode the colour.
+ */
+export const XYZRGB_FIELDS: readonly PointField[] = [...XYZ_FIELDS, field('rgb', 12)];
+
+function pointCloud(
+  header: Header,
+  width: number,
+  height: number,
+  withRgb: boolean,
+  data: ArrayBuffer,
+  isDense: boolean,
+): PointCloud2 {
+  const pointStep = withRgb ? 16 : 12;
+  return {
+    header,
+    height,
+    width,
+    fields: (withRgb ? XYZRGB_FIELDS : XYZ_FIELDS).map((f) => ({ ...f })),
+    is_bigendian: HOST_IS_BIG_ENDIAN,
+    point_step: pointStep,
+    row_step: pointStep * width,
+    data: new Uint8Array(data),
+    is_dense: isDense,
+  };
+}
+
+/** Colour source for a coloured cloud: rgb8 (3 bytes per pixel) or mono8 (1 byte), row-major. */
+export interface ColorPixels {
+  data: Uint8Array;
+  channels: 1 | 3;
+}
+
+const packRgb = (c: ColorPixels, i: number): number => {
+  if (c.channels === 3) {
+    const o = i * 3;
+    return (c.data[o]! << 16) | (c.data[o + 1]! << 8) | c.data[o + 2]!;
+  }
+  const g = c.data[i]!;
+  return (g << 16) | (g << 8) | g;
+};
+
+/**
+ * A depth image (32FC1, metres along the optical axis, row-major h×w) → an organized cloud in the
+ * same optical frame: x = (u − cx)·z/fx, y = (v − cy)·z/fy. Pixels without a valid depth (NaN,
+ * ±Inf, ≤ 0) become NaN points, as REP 118 consumers expect, and clear is_dense. With `color`
+ * (same size as the depth image) every point carries its pixel's rgb.
+ */
+export function depthToPointCloud(depth: Float32Array, k: Intrinsics, header: Header, color?: ColorPixels): PointCloud2 {
+  const { width: w, height: h } = k;
+  if (depth.length !== w * h) throw new RangeError(`depth image has ${depth.length} pixels, expected ${w}×${h}`);
+  if (color && color.data.length < w * h * color.channels) throw new RangeError('colour image smaller than the depth image');
+  const stride = color ? 4 : 3;
+  const buffer = new ArrayBuffer(w * h * stride * 4);
+  const out = new Float32Array(buffer);
+  const rgb = color ? new Uint32Array(buffer) : undefined;
+  // Per-column and per-row ray slopes: the inner loop is then two multiplies per point.
+  const sx = new Float32Array(w);
+  for (let u = 0; u < w; u++) sx[u] = (u - k.cx) / k.fx;
+  const sy = new Float32Array(h);
+  for (let v = 0; v < h; v++) sy[v] = (v - k.cy) / k.fy;
+  let dense = true;
+  let i = 0;
+  let o = 0;
+  for (let v = 0; v < h; v++) {
+    const yv = sy[v]!;
+    for (let u = 0; u < w; u++, i++, o += stride) {
+      const z = depth[i]!;
+      if (z > 0 && z < Infinity) {
+        out[o] = sx[u]! * z;
+        out[o + 1] = yv * z;
+        out[o + 2] = z;
+      } else {
+        out[o] = out[o + 1] = out[o + 2] = NaN;
+        dense = false;
+      }
+      if (rgb) rgb[o + 3] = packRgb(color!, i);
+    }
+  }
+  return pointCloud(header, w, h, color !== undefined, buffer, dense);
+}
+
+/** A 32FC1 depth image message over `depth` (no copy). */
+export function depthImage(depth: Float32Array, width: number, height: number, header: Header): Image {
+  return {
+    header,
+    height,
+    width,
+    encoding: '32FC1',
+    is_bigendian: HOST_IS_BIG_ENDIAN ? 1 : 0,
+    step: width * 4,
+    data: new Uint8Array(depth.buffer, depth.byteOffset, depth.byteLength),
+  };
+}
+
+/** Where x, y, z (and rgb) sit in an incoming cloud's points. */
+export interface CloudLayout {
+  count: number;
+  pointStep: number;
+  x: number;
+  y: number;
+  z: number;
+  rgb: number | null;
+}
+
+/**
+ * Reads the layout of an incoming cloud, accepting what choreonoid_ros writes (x/y/z FLOAT32 with
+ * `count: 4`, rgb UINT32; BodyROS2Item::updateRangeVisionSensor) as well as the standard form.
+ * Returns a reason string when the cloud cannot be read as little- or host-endian float xyz.
+ */
+export function cloudLayout(c: PointCloud2): CloudLayout | string {
+  if (c.is_bigendian !== HOST_IS_BIG_ENDIAN) return 'byte order differs from this host';
+  if (!(c.point_step > 0)) return `point_step ${c.point_step}`;
+  if (c.data.length % c.point_step !== 0) return `data length ${c.data.length} is not a multiple of point_step ${c.point_step}`;
+  const find = (name: string) => c.fields.find((f) => f.name === name);
+  const offsets: number[] = [];
+  for (const name of ['x', 'y', 'z']) {
+    const f = find(name);
+    if (!f || f.datatype !== PointFieldType.FLOAT32) return `no FLOAT32 field "${name}"`;
+    if (f.offset % 4 !== 0 || f.offset + 4 > c.point_step) return `field "${name}" at offset ${f.offset}`;
+    offsets.push(f.offset / 4);
+  }
+  const rgbField = find('rgb') ?? find('rgba');
+  const rgbOk =
+    rgbField !== undefined &&
+    (rgbField.datatype === PointFieldType.UINT32 || rgbField.datatype === PointFieldType.FLOAT32) &&
+    rgbField.offset % 4 === 0 &&
+    rgbField.offset + 4 <= c.point_step;
+  if (c.point_step % 4 !== 0) return `point_step ${c.point_step} is not a multiple of 4`;
+  return {
+    count: c.data.length / c.point_step,
+    pointStep: c.point_step / 4,
+    x: offsets[0]!,
+    y: offsets[1]!,
+    z: offsets[2]!,
+    rgb: rgbOk ? rgbField.offset / 4 : null,
+  };
+}
+
+/** The cloud's bytes as 32-bit words; copies once only when the bytes are not 4-byte aligned. */
+function words(data: Uint8Array): { f32: Float32Array; u32: Uint32Array } {
+  const aligned = data.byteOffset % 4 === 0 ? data : data.slice();
+  const n = aligned.byteLength >> 2;
+  return { f32: new Float32Array(aligned.buffer, aligned.byteOffset, n), u32: new Uint32Array(aligned.buffer, aligned.byteOffset, n) };
+}
+
+export interface RangeCameraOutput {
+  points: PointCloud2;
+  /** 32FC1 depth along the optical axis; NaN where there is no measurement. */
+  depth: Float32Array;
+}
+
+/**
+ * A RangeCamera cloud as choreonoid_ros publishes it (points already in the REP-103 optical frame,
+ * see bridge.ts) → a standard cloud plus the depth image. When the cloud has exactly width×height
+ * points it is Choreonoid's organized cloud (row-major from the top-left pixel, invalid pixels
+ * carrying infinite coordinates; GLRangeCameraSimulator::doStoreScreenImage), even if upstream
+ * flattened it to one row: the output is organized again and depth is the z of each point.
+ * Otherwise (is_organized: false drops invalid points) each point is projected with the camera's
+ * intrinsics and the nearest one kept per pixel.
+ */
+export function rangeCameraFromCloud(
+  input: PointCloud2,
+  layout: CloudLayout,
+  k: Intrinsics,
+  header: Header,
+  withRgb: boolean,
+): RangeCameraOutput {
+  const { width: w, height: h } = k;
+  const n = layout.count;
+  const organized = n === w * h;
+  const rgb = withRgb && layout.rgb !== null;
+  const stride = rgb ? 4 : 3;
+  const buffer = new ArrayBuffer(n * stride * 4);
+  const out = new Float32Array(buffer);
+  const outU32 = rgb ? new Uint32Array(buffer) : undefined;
+  const { f32, u32 } = words(input.data);
+  const depth = new Float32Array(w * h).fill(NaN);
+  const { pointStep: step, x: ox, y: oy, z: oz } = layout;
+  const orgb = layout.rgb ?? 0;
+  let dense = true;
+  for (let i = 0, s = 0, o = 0; i < n; i++, s += step, o += stride) {
+    const x = f32[s + ox]!;
+    const y = f32[s + oy]!;
+    const z = f32[s + oz]!;
+    if (outU32) outU32[o + 3] = u32[s + orgb]!;
+    // Finite x and y with z > 0: Choreonoid marks a missing pixel with infinite coordinates.
+    if (z > 0 && z < Infinity && x - x === 0 && y - y === 0) {
+      out[o] = x;
+      out[o + 1] = y;
+      out[o + 2] = z;
+      if (organized) {
+        depth[i] = z;
+      } else {
+        const u = Math.round((k.fx * x) / z + k.cx);
+        const v = Math.round((k.fy * y) / z + k.cy);
+        if (u >= 0 && u < w && v >= 0 && v < h) {
+          const p = v * w + u;
+          if (!(depth[p]! <= z)) depth[p] = z;
+        }
+      }
+    } else {
+      out[o] = out[o + 1] = out[o + 2] = NaN;
+      dense = false;
+    }
+  }
+  const points = organized ? pointCloud(header, w, h, rgb, buffer, dense) : pointCloud(header, n, 1, rgb, buffer, dense);
+  return { points, depth };
+}
+
+/**
+ * An xyz cloud re-expressed in another frame: p_out = R · p_in. Non-finite points are dropped
+ * (choreonoid_ros already drops no-return samples of range sensors), so the result is unorganized.
+ */
+export function rotateCloud(input: PointCloud2, layout: CloudLayout, rotation: Mat3, header: Header): PointCloud2 {
+  const { f32 } = words(input.data);
+  const [[a, b, c], [d, e, f], [g, hh, ii]] = rotation;
+  const out = new Float32Array(layout.count * 3);
+  const { pointStep: step, x: ox, y: oy, z: oz } = layout;
+  let o = 0;
+  for (let i = 0, s = 0; i < layout.count; i++, s += step) {
+    const x = f32[s + ox]!;
+    const y = f32[s + oy]!;
+    const z = f32[s + oz]!;
+    if (!(x - x === 0 && y - y === 0 && z - z === 0)) continue;
+    out[o++] = a * x + b * y + c * z;
+    out[o++] = d * x + e * y + f * z;
+    out[o++] = g * x + hh * y + ii * z;
+  }
+  const count = o / 3;
+  const buffer = count === layout.count ? out.buffer : out.slice(0, o).buffer;
+  return pointCloud(header, count, 1, false, buffer, true);
+}
