@@ -1,0 +1,103 @@
+// The code under measurement, resolved at run time: the bench must still run, and say why, when a
+// piece of body_bridge is missing or broken (that measurement then reports "not available: <reason>").
+import type { RobotModel } from '../src/model/types.js';
+import type { JointState, TFMessage } from '../src/ros/messages.js';
+import type { TfDriver } from './tf.js';
+
+export type Resolved<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+export const unavailable = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
+
+export function reasonOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? '').slice(0, 300);
+}
+
+async function attempt<T>(what: string, load: () => Promise<T>): Promise<Resolved<T>> {
+  try {
+    return { ok: true, value: await load() };
+  } catch (error) {
+    return unavailable(`${what}: ${reasonOf(error)}`);
+  }
+}
+
+/** Imports a module by a computed name, for modules that may not exist yet in a checkout. */
+async function importOptional(specifier: string): Promise<Record<string, unknown>> {
+  return (await import(specifier)) as Record<string, unknown>;
+}
+
+function fn<F>(module: Record<string, unknown>, name: string): F {
+  const value = module[name];
+  if (typeof value !== 'function') throw new Error(`${name} is not exported`);
+  return value as F;
+}
+
+export type LoadModel = (file: string) => RobotModel;
+
+/** URDF text and the generated mesh files, as the node produces them (in memory, nothing written). */
+export type ConvertToUrdf = (model: RobotModel) => { xml: string; meshCount: number; meshBytes: number };
+
+/** A bridge over the in-memory transport, fed by `send`, for a model loaded by `loadModel(file)`. */
+export type StartBridge = (file: string, loadModel: LoadModel, toUrdf: ConvertToUrdf) => TfDriver & { model: RobotModel };
+
+export interface Subjects {
+  loadRobotModel: Resolved<LoadModel>;
+  toUrdf: Resolved<ConvertToUrdf>;
+  startBridge: Resolved<StartBridge>;
+}
+
+export async function resolveSubjects(meshDir: string): Promise<Subjects> {
+  const loadRobotModel = await attempt('src/load.ts loadRobotModel', async () => {
+    const m = await import('../src/load.js');
+    const load = m.loadRobotModel;
+    return ((file: string) => load(file)) satisfies LoadModel;
+  });
+
+  const toUrdf = await attempt('src/urdf toUrdf', async () => {
+    const m = await importOptional('../src/urdf/index.js');
+    const convert = fn<(model: RobotModel, options: object) => { xml: string; meshes: { data: Uint8Array }[] }>(m, 'toUrdf');
+    return ((model: RobotModel) => {
+      const out = convert(model, { meshDir });
+      return { xml: out.xml, meshCount: out.meshes.length, meshBytes: out.meshes.reduce((n, f) => n + f.data.byteLength, 0) };
+    }) satisfies ConvertToUrdf;
+  });
+
+  const startBridge = await attempt('src/ros bridge over the memory transport', async () => {
+    const ros = await import('../src/ros/bridge.js');
+    const mem = await import('../src/ros/memory-transport.js');
+    return ((file: string, loadModel: LoadModel, urdf: ConvertToUrdf) => {
+      const transport = mem.createMemoryTransport();
+      let model: RobotModel | undefined;
+      const bridge = ros.startBridge(
+        {
+          transport,
+          loadModel: (f) => (model = loadModel(f)),
+          describe: (m) => ({ xml: urdf(m).xml, warnings: [] }),
+        },
+        // No initial-position publisher and no file watching: only the joint_states path runs.
+        { body_file: file, publish_joint_states: false, watch_body_file: false },
+      );
+      if (!model || !bridge.served()) {
+        const why = transport.logs.filter((l) => l.level === 'error').map((l) => l.message)[0];
+        bridge.stop();
+        throw new Error(`the bridge did not load ${file}: ${why ?? 'no reason logged'}`);
+      }
+      transport.clear();
+      const served = model;
+      return {
+        model: served,
+        send: (message: JointState) => {
+          transport.inject(ros.Topics.jointStates, message);
+        },
+        drain: (): TFMessage[] => {
+          const out = transport.messages<TFMessage>(ros.Topics.tf);
+          transport.clear();
+          return out;
+        },
+        stop: () => bridge.stop(),
+      };
+    }) satisfies StartBridge;
+  });
+
+  return { loadRobotModel, toUrdf, startBridge };
+}
