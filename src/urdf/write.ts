@@ -1,0 +1,67 @@
+// Putting a URDF on disk: meshes first (so the document never names a missing file), each written
+// to a temporary file in the mesh directory and renamed into place, which is atomic on one file
+// system; then the URDF itself the same way.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import type { UrdfResult } from './urdf.js';
+
+/** `$XDG_CACHE_HOME/body_bridge/meshes` (or `~/.cache/...`): content-hashed names make one shared directory safe. */
+export function defaultMeshDir(env: NodeJS.ProcessEnv = process.env): string {
+  const cache = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME !== '' ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  return join(cache, 'body_bridge', 'meshes');
+}
+
+/** Writes `data` to `file` via a temporary sibling and rename; the temporary file is removed on failure. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(tmp, data, { flag: 'wx' });
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}
+
+export interface WrittenUrdf {
+  /** Mesh files written now (existing identical files are kept). */
+  written: string[];
+  /** Mesh files that were already there. */
+  reused: string[];
+  urdfFile?: string;
+}
+
+/**
+ * Writes the meshes of `result` into its mesh directory and, when `urdfFile` is given, the URDF.
+ * A mesh name that would leave the mesh directory is refused (names are content hashes, so this
+ * only guards against a tampered result).
+ */
+export async function writeUrdf(result: UrdfResult, urdfFile?: string): Promise<WrittenUrdf> {
+  const dir = resolve(result.meshDir);
+  const out: WrittenUrdf = { written: [], reused: [] };
+  if (result.meshes.length > 0) await mkdir(dir, { recursive: true });
+  for (const mesh of result.meshes) {
+    const target = resolve(dir, mesh.name);
+    const rel = relative(dir, target);
+    if (rel === '' || rel.startsWith('..') || rel.includes(sep) || basename(mesh.name) !== mesh.name) {
+      throw new RangeError(`mesh file name ${JSON.stringify(mesh.name)} would leave the mesh directory`);
+    }
+    // Content-addressed: a file of that name and size already holds these bytes.
+    const existing = await stat(target).catch(() => null);
+    if (existing?.isFile() && existing.size === mesh.data.length) {
+      out.reused.push(target);
+      continue;
+    }
+    await writeFileAtomic(target, mesh.data);
+    out.written.push(target);
+  }
+  if (urdfFile !== undefined) {
+    const file = resolve(urdfFile);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFileAtomic(file, result.xml);
+    out.urdfFile = file;
+  }
+  return out;
+}

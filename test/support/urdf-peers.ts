@@ -1,0 +1,173 @@
+// Real peers for the URDF checks: check_urdf (urdfdom), the KDL forward-kinematics harness built
+// from test/peers/kdl_fk.cpp against kdl_parser + orocos-kdl, assimp, plus a small independent XML
+// reader so tests can look inside the URDF without trusting the writer's own data structures.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Mat3, Pose, Vec3 } from '../../src/model/types.js';
+import { projectRoot } from './oracle.js';
+
+export interface CheckUrdfResult {
+  ok: boolean;
+  output: string;
+}
+
+export function checkUrdf(file: string): CheckUrdfResult {
+  const r = spawnSync('check_urdf', [file], { encoding: 'utf8', timeout: 60_000 });
+  return { ok: r.status === 0 && /Successfully Parsed XML/.test(r.stdout), output: `${r.stdout}${r.stderr}` };
+}
+
+const harnessSource = join(projectRoot, 'test/peers/kdl_fk.cpp');
+const harnessBinary = join(projectRoot, 'build/kdl_fk');
+
+/**
+ * Builds the KDL harness (once per test run: rebuilt when the source is newer). pkg-config's
+ * kdl_parser.pc requires urdf.pc, which requires pluginlib (not packaged in Debian 12), so the
+ * plain library list is used when pkg-config cannot resolve it.
+ */
+export function buildKdlHarness(): string {
+  if (existsSync(harnessBinary) && statSync(harnessBinary).mtimeMs >= statSync(harnessSource).mtimeMs) return harnessBinary;
+  mkdirSync(join(projectRoot, 'build'), { recursive: true });
+  const pc = spawnSync('pkg-config', ['--cflags', '--libs', 'kdl_parser', 'orocos-kdl'], { encoding: 'utf8' });
+  const flags = pc.status === 0 ? pc.stdout.trim().split(/\s+/) : ['-I/usr/include/eigen3', '-lkdl_parser', '-lorocos-kdl'];
+  const tmp = `${harnessBinary}.${process.pid}`;
+  execFileSync('g++', ['-O1', '-std=c++17', '-o', tmp, harnessSource, ...flags], { stdio: 'pipe' });
+  execFileSync('mv', [tmp, harnessBinary]);
+  return harnessBinary;
+}
+
+export type JointValues = Record<string, number>;
+
+/** Runs the harness once over several configurations; each result maps segment name → pose in the root segment. */
+export function kdlForwardKinematics(urdfFile: string, configurations: JointValues[]): Map<string, Pose>[] {
+  const script: string[] = [];
+  for (const q of configurations) {
+    script.push('reset');
+    for (const [name, value] of Object.entries(q)) script.push(`q ${value} ${name}`);
+    script.push('fk');
+  }
+  const r = spawnSync(buildKdlHarness(), [urdfFile], { input: `${script.join('\n')}\n`, encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`kdl_fk failed (${r.status}): ${r.stderr}`);
+  const results: Map<string, Pose>[] = [];
+  let current = new Map<string, Pose>();
+  for (const line of r.stdout.split('\n')) {
+    if (line === '') continue;
+    if (line === 'end') {
+      results.push(current);
+      current = new Map();
+      continue;
+    }
+    const parts = line.split(' ');
+    const n = parts.slice(0, 12).map(Number);
+    const name = parts.slice(12).join(' ');
+    current.set(name, {
+      translation: [n[0]!, n[1]!, n[2]!],
+      rotation: [
+        [n[3]!, n[4]!, n[5]!],
+        [n[6]!, n[7]!, n[8]!],
+        [n[9]!, n[10]!, n[11]!],
+      ],
+    });
+  }
+  return results;
+}
+
+/** KDL's view of the joints: segment joint name → fixed | rotational | translational. */
+export function kdlJoints(urdfFile: string): Map<string, string> {
+  const r = spawnSync(buildKdlHarness(), [urdfFile], { input: 'joints\n', encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`kdl_fk failed (${r.status}): ${r.stderr}`);
+  const out = new Map<string, string>();
+  for (const line of r.stdout.split('\n')) {
+    if (line === '' || line === 'end') continue;
+    const i = line.indexOf(' ');
+    out.set(line.slice(i + 1), line.slice(0, i));
+  }
+  return out;
+}
+
+/** `assimp info FILE`: opens the file with assimp's importer; returns its text output. */
+export function assimpInfo(file: string): { ok: boolean; output: string } {
+  const r = spawnSync('assimp', ['info', file], { encoding: 'utf8', timeout: 120_000 });
+  return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
+}
+
+export interface XmlNodeRead {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlNodeRead[];
+}
+
+const decodeEntities = (s: string): string =>
+  s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (_, e: string) => {
+    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+    return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[e]!;
+  });
+
+/** A deliberately small XML reader (elements and attributes; text, comments and declarations skipped). */
+export function parseXml(xml: string): XmlNodeRead {
+  const stack: XmlNodeRead[] = [{ name: '#document', attributes: {}, children: [] }];
+  const tag = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<\/([^\s>]+)\s*>|<([^\s/>!?]+)((?:\s+[^\s=]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g;
+  for (let m = tag.exec(xml); m; m = tag.exec(xml)) {
+    if (m[1] !== undefined) {
+      const open = stack.pop();
+      if (!open || open.name !== m[1]) throw new Error(`mismatched </${m[1]}>`);
+      continue;
+    }
+    if (m[2] === undefined) continue;
+    const attributes: Record<string, string> = {};
+    const attr = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+    for (let a = attr.exec(m[3] ?? ''); a; a = attr.exec(m[3] ?? '')) attributes[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '');
+    const node: XmlNodeRead = { name: m[2], attributes, children: [] };
+    stack[stack.length - 1]!.children.push(node);
+    if (m[4] !== '/') stack.push(node);
+  }
+  if (stack.length !== 1) throw new Error('unclosed element');
+  const root = stack[0]!.children[0];
+  if (!root) throw new Error('no root element');
+  return root;
+}
+
+export const child = (n: XmlNodeRead, name: string): XmlNodeRead | undefined => n.children.find((c) => c.name === name);
+export const childrenNamed = (n: XmlNodeRead, name: string): XmlNodeRead[] => n.children.filter((c) => c.name === name);
+export const numbers = (s: string | undefined): number[] => (s ?? '').trim().split(/\s+/).filter((x) => x !== '').map(Number);
+
+/** URDF rpy (fixed axes X, Y, Z): R = Rz(yaw)·Ry(pitch)·Rx(roll), computed independently of src/. */
+export function rpyToMatrix(r: number, p: number, y: number): Mat3 {
+  const Rx: Mat3 = [[1, 0, 0], [0, Math.cos(r), -Math.sin(r)], [0, Math.sin(r), Math.cos(r)]];
+  const Ry: Mat3 = [[Math.cos(p), 0, Math.sin(p)], [0, 1, 0], [-Math.sin(p), 0, Math.cos(p)]];
+  const Rz: Mat3 = [[Math.cos(y), -Math.sin(y), 0], [Math.sin(y), Math.cos(y), 0], [0, 0, 1]];
+  return mm(Rz, mm(Ry, Rx));
+}
+
+export function mm(a: Mat3, b: Mat3): Mat3 {
+  const r: Mat3 = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) r[i]![j] = a[i]![0]! * b[0]![j]! + a[i]![1]! * b[1]![j]! + a[i]![2]! * b[2]![j]!;
+  return r;
+}
+
+export const mv = (a: Mat3, v: Vec3): Vec3 => [
+  a[0][0] * v[0] + a[0][1] * v[1] + a[0][2] * v[2],
+  a[1][0] * v[0] + a[1][1] * v[1] + a[1][2] * v[2],
+  a[2][0] * v[0] + a[2][1] * v[1] + a[2][2] * v[2],
+];
+
+/** <origin> of an element as a pose (identity when absent). */
+export function originOf(n: XmlNodeRead): Pose {
+  const o = child(n, 'origin');
+  const xyz = numbers(o?.attributes.xyz);
+  const rpy = numbers(o?.attributes.rpy);
+  return {
+    translation: [xyz[0] ?? 0, xyz[1] ?? 0, xyz[2] ?? 0],
+    rotation: rpyToMatrix(rpy[0] ?? 0, rpy[1] ?? 0, rpy[2] ?? 0),
+  };
+}
+
+/** Largest absolute difference between two poses' entries. */
+export function poseDifference(a: Pose, b: Pose): number {
+  let d = 0;
+  for (let i = 0; i < 3; i++) {
+    d = Math.max(d, Math.abs(a.translation[i]! - b.translation[i]!));
+    for (let j = 0; j < 3; j++) d = Math.max(d, Math.abs(a.rotation[i]![j]! - b.rotation[i]![j]!));
+  }
+  return d;
+}

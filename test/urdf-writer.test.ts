@@ -1,0 +1,319 @@
+// toUrdf / writeUrdf on hand-built models, checked by the real peers (check_urdf, kdl_parser + KDL,
+// assimp) and by reading the XML back with an independent reader.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { framePoses, frameTree } from '../src/kinematics/frames.js';
+import { linkWorldPoses } from '../src/kinematics/forward.js';
+import { transformPoint } from '../src/model/math.js';
+import type { Vec3 } from '../src/model/types.js';
+import { toUrdf, writeUrdf } from '../src/urdf/index.js';
+import { readStl } from '../src/urdf/stl.js';
+import { affine, joint, link, pose, sampleRobot, shape } from './support/urdf-models.js';
+import {
+  assimpInfo,
+  checkUrdf,
+  child,
+  childrenNamed,
+  kdlForwardKinematics,
+  kdlJoints,
+  mv,
+  numbers,
+  originOf,
+  parseXml,
+  poseDifference,
+  type XmlNodeRead,
+} from './support/urdf-peers.js';
+
+const work = mkdtempSync(join(tmpdir(), 'bb-urdf-writer-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function written(name: string, model = sampleRobot(), options: Partial<Parameters<typeof toUrdf>[1]> = {}) {
+  const dir = join(work, name);
+  const result = toUrdf(model, { meshDir: join(dir, 'meshes'), ...options });
+  const file = join(dir, `${name}.urdf`);
+  await writeUrdf(result, file);
+  return { result, file, doc: parseXml(result.xml), dir };
+}
+
+const byName = (doc: XmlNodeRead, tag: string): Map<string, XmlNodeRead> =>
+  new Map(childrenNamed(doc, tag).map((n) => [n.attributes.name!, n]));
+
+describe('URDF of a hand-built robot with every joint type, shape kind and device kind', () => {
+  it('check_urdf accepts it', async () => {
+    const { file } = await written('sample');
+    const r = checkUrdf(file);
+    expect(r.ok, r.output).toBe(true);
+    expect(r.output).toContain('root Link: base');
+  });
+
+  it('maps joint types and limits as documented', async () => {
+    const { doc } = await written('joints');
+    const joints = byName(doc, 'joint');
+    const typeOf = (n: string): string | undefined => joints.get(n)?.attributes.type;
+    expect(typeOf('shoulder')).toBe('revolute');
+    expect(typeOf('wheel_joint')).toBe('continuous');
+    expect(typeOf('slide')).toBe('prismatic');
+    expect(typeOf('free_slide')).toBe('prismatic');
+    expect(typeOf('track')).toBe('fixed');
+    expect(typeOf('carried')).toBe('floating');
+    expect(typeOf('tool')).toBe('fixed');
+    expect(child(joints.get('track')!, 'axis')?.attributes.xyz).toBe('0 1 0');
+    expect(child(joints.get('shoulder')!, 'limit')?.attributes).toEqual({ lower: '-1', upper: '1.5', effort: '30', velocity: '2' });
+    expect(child(joints.get('wheel_joint')!, 'limit')?.attributes).toEqual({ effort: '1000000', velocity: '1000000' });
+    expect(child(joints.get('free_slide')!, 'limit')?.attributes).toEqual({ lower: '-1000000', upper: '1000000', effort: '1000000', velocity: '1000000' });
+    // Device, optical and scan frames hang from fixed joints.
+    expect(typeOf('head_camera_joint')).toBe('fixed');
+    expect(joints.get('head_camera_optical_frame_joint')?.children.find((c) => c.name === 'parent')?.attributes.link).toBe('head_camera');
+    expect(typeOf('lidar_scan_frame_joint')).toBe('fixed');
+    const ext = childrenNamed(doc, 'body_bridge:joint').find((n) => n.attributes.name === 'shoulder');
+    expect(ext?.attributes).toMatchObject({ id: '0', initial_position: '0.3', rotor_inertia: '0.0001', gear_ratio: '100' });
+    expect(childrenNamed(doc, 'body_bridge:extra_joint')).toHaveLength(1);
+  });
+
+  it('reports extra joints as a warning', () => {
+    const r = toUrdf(sampleRobot(), { meshDir: join(work, 'w') });
+    expect(r.warnings.some((w) => /extra joint/.test(w.message))).toBe(true);
+  });
+
+  it('KDL sees revolute, prismatic and fixed joints where the model moves, and nothing else', async () => {
+    const { file } = await written('kdl-joints');
+    const j = kdlJoints(file);
+    expect(j.get('shoulder')).toBe('rotational');
+    expect(j.get('wheel_joint')).toBe('rotational');
+    expect(j.get('slide')).toBe('translational');
+    expect(j.get('track')).toBe('fixed');
+    expect(j.get('carried')).toBe('fixed');
+  });
+
+  it('KDL forward kinematics equals the frame tree for random joint values (links, device, optical and scan frames)', async () => {
+    const model = sampleRobot();
+    const { file } = await written('kdl-fk', model);
+    const frames = frameTree(model);
+    const rnd = random(7);
+    const configs = Array.from({ length: 20 }, () => ({
+      shoulder: rnd() * 2.5 - 1,
+      wheel_joint: rnd() * 20 - 10,
+      slide: rnd() * 0.2,
+      free_slide: rnd() * 4 - 2,
+    }));
+    const kdl = kdlForwardKinematics(file, configs);
+    configs.forEach((q, i) => {
+      const ours = framePoses(frames, new Map(Object.entries(q)));
+      expect(kdl[i]!.size).toBe(frames.length);
+      for (const f of frames) {
+        const theirs = kdl[i]!.get(f.name);
+        expect(theirs, f.name).toBeDefined();
+        expect(poseDifference(theirs!, ours.get(f.name)!.root), `${f.name} at config ${i}`).toBeLessThan(1e-12);
+      }
+    });
+  });
+
+  it('with a world frame, KDL places the root at its offset: fixed for a fixed root, floating for a free one', async () => {
+    const model = sampleRobot();
+    const { file, doc } = await written('world', model, { worldFrame: 'world' });
+    expect(checkUrdf(file).ok).toBe(true);
+    const worldJoint = childrenNamed(doc, 'joint').find((j) => child(j, 'parent')?.attributes.link === 'world');
+    expect(worldJoint?.attributes.type).toBe('floating');
+    const [kdl] = kdlForwardKinematics(file, [{ shoulder: 0.4 }]);
+    const world = linkWorldPoses(model, new Map([['shoulder', 0.4]]));
+    for (const l of model.links) expect(poseDifference(kdl!.get(l.name)!, world.get(l.name)!)).toBeLessThan(1e-12);
+
+    const fixedRoot = sampleRobot();
+    fixedRoot.links[0]!.joint.type = 'fixed';
+    const fixed = await written('world-fixed', fixedRoot, { worldFrame: 'map' });
+    expect(childrenNamed(fixed.doc, 'joint').find((j) => child(j, 'parent')?.attributes.link === 'map')?.attributes.type).toBe('fixed');
+    expect(() => toUrdf(sampleRobot(), { meshDir: work, worldFrame: 'arm' })).toThrow(/already a frame/);
+  });
+
+  it('writes mass properties: CoM as the inertial origin, inertia about the CoM in link axes; frame-only links carry none', async () => {
+    const { doc } = await written('inertia');
+    const links = byName(doc, 'link');
+    const base = child(links.get('base')!, 'inertial')!;
+    expect(numbers(child(base, 'origin')?.attributes.xyz)).toEqual([0.01, 0.02, 0.03]);
+    expect(child(base, 'origin')?.attributes.rpy).toBe('0 0 0');
+    expect(child(base, 'mass')?.attributes.value).toBe('10');
+    expect(child(base, 'inertia')?.attributes).toEqual({ ixx: '0.5', ixy: '0.01', ixz: '0.02', iyy: '0.6', iyz: '0.03', izz: '0.7' });
+    expect(child(links.get('slider')!, 'inertial')).toBeUndefined();
+    for (const frame of ['head_camera', 'head_camera_optical_frame', 'lidar', 'lidar_scan_frame', 'wrist']) {
+      expect(links.get(frame)?.children, frame).toEqual([]);
+    }
+  });
+
+  it('keeps Box and Cylinder primitives (cylinder turned from +Y to +Z), meshes the rest, deduplicates materials', async () => {
+    const model = sampleRobot();
+    const { doc, result } = await written('geometry', model);
+    const base = byName(doc, 'link').get('base')!;
+    const [boxVisual, cylVisual] = childrenNamed(base, 'visual');
+    expect(child(child(boxVisual!, 'geometry')!, 'box')?.attributes.size).toBe('0.3 0.2 0.1');
+    const cyl = child(child(cylVisual!, 'geometry')!, 'cylinder')!;
+    expect(Number(cyl.attributes.radius)).toBeCloseTo(0.1, 14);
+    expect(Number(cyl.attributes.length)).toBeCloseTo(1.2, 14);
+    // The URDF cylinder's +Z must be the model shape's scaled +Y direction.
+    const o = originOf(cylVisual!);
+    const zAxis = mv(o.rotation, [0, 0, 1]);
+    const shapeY = mv(model.links[0]!.visuals[1]!.transform.linear, [0, 1, 0]).map((x) => x / 3);
+    zAxis.forEach((v, i) => expect(v).toBeCloseTo(shapeY[i]!, 12));
+    expect(childrenNamed(doc, 'material').map((m) => child(m, 'color')?.attributes.rgba)).toEqual(['1 0 0 1', '0 1 0 1']);
+    const arm = byName(doc, 'link').get('arm')!;
+    for (const v of childrenNamed(arm, 'visual')) expect(child(child(v, 'geometry')!, 'mesh')).toBeDefined();
+    // Visual and collision of the same ellipsoid share one content-addressed file.
+    const armMeshes = [...childrenNamed(arm, 'visual'), ...childrenNamed(arm, 'collision')].map(
+      (v) => child(child(v, 'geometry')!, 'mesh')!.attributes.filename,
+    );
+    expect(armMeshes[0]).toBe(armMeshes[2]);
+    expect(new Set(result.meshes.map((m) => m.name)).size).toBe(result.meshes.length);
+  });
+
+  it('bakes scale and shear into meshes exactly: bounds of the URDF geometry equal the model shapes', async () => {
+    const model = sampleRobot();
+    const { doc } = await written('bounds', model);
+    const arm = byName(doc, 'link').get('arm')!;
+    const [ellipsoid, sheared] = childrenNamed(arm, 'visual');
+    const boundsOf = (v: XmlNodeRead) => {
+      const file = fileURLToPath(child(child(v, 'geometry')!, 'mesh')!.attributes.filename!);
+      const mesh = readStl(readFileSync(file));
+      const o = originOf(v);
+      const pts: Vec3[] = [];
+      for (let i = 0; i < mesh.positions.length; i += 3) {
+        const p: Vec3 = [mesh.positions[i]!, mesh.positions[i + 1]!, mesh.positions[i + 2]!];
+        pts.push(transformPoint({ linear: o.rotation, translation: o.translation }, p));
+      }
+      return { min: [0, 1, 2].map((k) => Math.min(...pts.map((p) => p[k]!))), max: [0, 1, 2].map((k) => Math.max(...pts.map((p) => p[k]!))) };
+    };
+    // Ellipsoid radii 0.1, 0.2, 0.1 about (0, 0, 0.2): the poles are vertices, the equator within tessellation.
+    const e = boundsOf(ellipsoid!);
+    expect(e.min[1]).toBeCloseTo(-0.2, 6);
+    expect(e.max[1]).toBeCloseTo(0.2, 6);
+    expect(Math.abs(e.max[0]! - 0.1)).toBeLessThan(0.1 * 0.01);
+    expect(e.min[2]).toBeGreaterThan(0.1 - 1e-6);
+    // Sheared cube: x spans ±(0.05 + 0.5·0.05).
+    const s = boundsOf(sheared!);
+    expect(s.min[0]).toBeCloseTo(-0.075, 6);
+    expect(s.max[0]).toBeCloseTo(0.075, 6);
+    expect(s.max[1]).toBeCloseTo(0.05, 6);
+  });
+
+  it('assimp opens every mesh file written', async () => {
+    const { result } = await written('assimp');
+    expect(result.meshes.length).toBeGreaterThanOrEqual(4);
+    for (const m of result.meshes) {
+      const r = assimpInfo(join(result.meshDir, m.name));
+      expect(r.ok, r.output).toBe(true);
+      expect(r.output).toMatch(new RegExp(`Faces:\\s+${m.triangles}\\b`));
+    }
+  });
+
+  it('writes atomically into the mesh directory only, and reuses identical files', async () => {
+    const { result, dir } = await written('atomic');
+    const meshDir = join(dir, 'meshes');
+    const names = readdirSync(meshDir).sort();
+    expect(names).toEqual(result.meshes.map((m) => m.name).sort());
+    expect(readdirSync(dir).sort()).toEqual(['atomic.urdf', 'meshes']);
+    for (const n of names) expect(n).toMatch(/^[0-9a-f]{32}\.stl$/);
+    const again = await writeUrdf(result);
+    expect(again.written).toEqual([]);
+    expect(again.reused).toHaveLength(names.length);
+  });
+});
+
+describe('names that could break XML or paths', () => {
+  const hostile = 'a"b<c>&d\'e /../../x\tq';
+  const model = (): ReturnType<typeof sampleRobot> => {
+    const m = sampleRobot();
+    m.name = '<robot name="x"> -- &amp;';
+    m.links[2]!.name = hostile;
+    m.links[2]!.visuals.push(shape({ kind: 'capsule', radius: 0.1, height: 0.3 }, affine([0, 0, 0]), [0.5, 0.5, 0.5]));
+    m.links[2]!.joint.name = `${hostile}_joint`;
+    (m.links[2]!.visuals[0] as { name?: string }).name = '../../../etc/passwd';
+    m.links.push(link('ctl\u0001name', 'base', joint('ctl', 'fixed'), pose([0, 0, 0])));
+    return m;
+  };
+
+  it('stays valid URDF with the names read back unchanged (control characters replaced, with a warning)', async () => {
+    const { file, doc, result, dir } = await written('hostile', model());
+    const r = checkUrdf(file);
+    expect(r.ok, r.output).toBe(true);
+    expect(doc.attributes.name).toBe('<robot name="x"> -- &amp;');
+    const links = byName(doc, 'link');
+    expect(links.has(hostile)).toBe(true);
+    expect(links.has('ctl\ufffdname')).toBe(true);
+    expect(byName(doc, 'joint').get(`${hostile}_joint`)?.children.find((c) => c.name === 'child')?.attributes.link).toBe(hostile);
+    expect(result.warnings.some((w) => w.message.includes('U+FFFD'))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['hostile.urdf', 'meshes']);
+  });
+
+  it('renames a duplicate joint name with a warning', () => {
+    const m = sampleRobot();
+    m.links[2]!.joint.name = 'shoulder';
+    const r = toUrdf(m, { meshDir: work });
+    const names = childrenNamed(parseXml(r.xml), 'joint').map((j) => j.attributes.name);
+    expect(names.filter((n) => n === 'shoulder')).toHaveLength(1);
+    expect(names).toContain('shoulder_2');
+    expect(r.warnings.some((w) => /used twice/.test(w.message))).toBe(true);
+  });
+});
+
+describe('mesh URIs', () => {
+  it('file:// by default; package:// for files inside a ROS package on the package path', () => {
+    const root = join(work, 'ws');
+    const pkg = join(root, 'src', 'my_pkg');
+    mkdirSync(join(pkg, 'meshes'), { recursive: true });
+    writeFileSync(join(pkg, 'package.xml'), '<package format="3"><name>my_robot</name></package>');
+    const stl = join(pkg, 'meshes', 'part one.stl');
+    writeFileSync(stl, 'solid x\nendsolid x\n');
+    const m = sampleRobot();
+    m.links[1]!.visuals.push(shape({ kind: 'meshFile', path: stl, uri: 'part one.stl', format: 'stl' }, affine([0, 0, 0], [[0.001, 0, 0], [0, 0.001, 0], [0, 0, 0.001]])));
+    const plain = toUrdf(m, { meshDir: join(pkg, 'generated') });
+    const uris = (xml: string) =>
+      childrenNamed(parseXml(xml), 'link').flatMap((l) => childrenNamed(l, 'visual')).map((v) => child(child(v, 'geometry')!, 'mesh')?.attributes).filter((a) => a !== undefined);
+    expect(uris(plain.xml).every((a) => a.filename!.startsWith('file:///'))).toBe(true);
+    expect(uris(plain.xml).find((a) => a.filename!.endsWith('part%20one.stl'))?.scale).toBe('0.001 0.001 0.001');
+    const pkgResult = toUrdf(m, { meshDir: join(pkg, 'generated'), meshUris: 'package', packagePath: [join(root, 'src')], env: {} });
+    const pu = uris(pkgResult.xml).map((a) => a.filename!);
+    expect(pu).toContain('package://my_robot/meshes/part%20one.stl');
+    expect(pu.filter((u) => u.startsWith('package://my_robot/generated/')).length).toBeGreaterThan(0);
+    expect(pkgResult.warnings).toHaveLength(1); // only the extra-joint warning
+    const outside = toUrdf(m, { meshDir: join(work, 'elsewhere'), meshUris: 'package', packagePath: [join(root, 'src')], env: {} });
+    expect(outside.warnings.some((w) => /not inside a ROS package/.test(w.message))).toBe(true);
+    const viaEnv = toUrdf(m, { meshDir: join(pkg, 'generated'), meshUris: 'package', env: { ROS_PACKAGE_PATH: join(root, 'src') } });
+    expect(uris(viaEnv.xml).map((a) => a.filename)).toContain('package://my_robot/meshes/part%20one.stl');
+  });
+});
+
+describe('toUrdf is pure', () => {
+  it('gives the same document and meshes for the same model', () => {
+    const a = toUrdf(sampleRobot(), { meshDir: '/tmp/m' });
+    const b = toUrdf(sampleRobot(), { meshDir: '/tmp/m' });
+    expect(a.xml).toBe(b.xml);
+    expect(a.meshes.map((m) => m.name)).toEqual(b.meshes.map((m) => m.name));
+  });
+
+  it('leaves a model without shapes or devices as a bare kinematic tree', () => {
+    const m = sampleRobot();
+    for (const l of m.links) {
+      l.visuals = [];
+      l.collisions = [];
+    }
+    m.devices = [];
+    m.extraJoints = [];
+    const r = toUrdf(m, { meshDir: '/tmp/m' });
+    expect(r.meshes).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(childrenNamed(parseXml(r.xml), 'link')).toHaveLength(m.links.length);
+  });
+});
