@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// The body_bridge node (`ros2 run body_bridge body_bridge`, `npm start`). With a sourced ROS 2 and a
+// loadable rclnodejs it serves the model; otherwise it runs the same bridge in memory as a dry run,
+// prints what it would publish and says why ROS 2 was not used.
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadRobotModel } from '../load.js';
+import { startBridge } from './bridge.js';
+import { describeModel } from './description.js';
+import { dryRun, fileSignature } from './dry-run.js';
+import { type BridgeParams, paramSpecs } from './params.js';
+import { loadRclnodejs, NODE_NAME, rosUnavailableReason, startRosNode } from './rclnodejs-transport.js';
+import { parameterOverrides, parseRosArgs } from './ros-args.js';
+
+const USAGE = `usage: body_bridge [BODY_FILE] [--ros-args -p body_file:=FILE -p NAME:=VALUE ... --params-file FILE]
+
+Publishes robot_description, /tf and /tf_static for a Choreonoid .body/.yaml or OpenHRP .wrl model
+(robot_state_publisher's behaviour) and relays its sensors. Without a sourced ROS 2 it prints a dry run.
+Parameters:
+${paramSpecs.map((s) => `  ${s.name} (${s.kind}, default ${JSON.stringify(s.default)}): ${s.description}`).join('\n')}`;
+
+/** The bundled example: $BODY_BRIDGE_MODELS (set by the ROS launcher) or the package's models/ directory. */
+export function bundledExample(env: NodeJS.ProcessEnv = process.env): string | null {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const dirs = [env.BODY_BRIDGE_MODELS, resolve(here, '../../models')].filter((d): d is string => !!d);
+  for (const dir of dirs) {
+    if (!existsSync(dir)) continue;
+    const files = readdirSync(dir)
+      .filter((f) => /\.(body|wrl)$/i.test(f))
+      .sort();
+    if (files[0]) return join(dir, files[0]);
+  }
+  return null;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseRosArgs(argv.slice(2), NODE_NAME);
+  if (args.rest.includes('--help') || args.rest.includes('-h')) {
+    console.log(USAGE);
+    return 0;
+  }
+  const positional = args.rest.find((a) => !a.startsWith('-'));
+
+  let why = rosUnavailableReason();
+  const loaded = why === null ? await loadRclnodejs() : null;
+  if (loaded && 'error' in loaded) why = `${loaded.error} (ROS 2 is sourced, but rclnodejs is not built for it: run npm ci with ROS 2 sourced)`;
+
+  if (!loaded || 'error' in loaded) {
+    const overrides = Object.fromEntries(parameterOverrides(args)) as Partial<BridgeParams>;
+    const bodyFile = overrides.body_file || positional || bundledExample();
+    if (!bodyFile) {
+      console.error(`body_bridge dry run: ${why}; and no body file was given (BODY_FILE or -p body_file:=...) nor found in models/`);
+      return 1;
+    }
+    const report = dryRun({ ...overrides, body_file: resolve(bodyFile) }, why ?? 'ROS 2 is not available');
+    console.log(report.text);
+    return report.ok ? 0 : 1;
+  }
+
+  const ros = await startRosNode(loaded.rcl, argv);
+  const initial = { ...ros.initialParams } as Partial<BridgeParams>;
+  if (!initial.body_file && positional) {
+    initial.body_file = resolve(positional);
+    ros.setParameter('body_file', initial.body_file);
+  }
+  const bridge = startBridge(
+    {
+      transport: ros.transport,
+      loadModel: (f) => loadRobotModel(f),
+      describe: (m, p) => describeModel(m, p),
+      fileSignature,
+      onDescription: (xml) => ros.setRobotDescription(xml),
+    },
+    initial,
+  );
+  ros.onParameterChange((changes) => bridge.setParams(changes));
+
+  const stop = (): void => {
+    bridge.stop();
+    ros.shutdown();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  ros.node.spin();
+  return -1; // keep running: spin() drives the node from the event loop
+}
+
+main(process.argv).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`body_bridge: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exitCode = 1;
+  },
+);

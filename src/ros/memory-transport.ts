@@ -1,0 +1,160 @@
+// An in-process Transport: the bridge runs on it unchanged in tests and in the dry run. Time and timers
+// are manual (advance() moves the clock and fires due timers in order), so nothing depends on real sleeps.
+import type { MessageTypeName, Time } from './messages.js';
+import type { Logger, Publisher, QoS, Transport } from './transport.js';
+
+export interface Publication {
+  topic: string;
+  type: MessageTypeName;
+  qos: QoS;
+  message: unknown;
+  /** Clock reading when it was published. */
+  at: Time;
+}
+
+export interface LogRecord {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  at: Time;
+}
+
+export interface TopicInfo {
+  topic: string;
+  type: MessageTypeName;
+  qos: QoS;
+  direction: 'publish' | 'subscribe';
+}
+
+interface Subscription {
+  topic: string;
+  type: MessageTypeName;
+  qos: QoS;
+  onMessage: (message: unknown) => void;
+  active: boolean;
+}
+
+interface ManualTimer {
+  periodNs: bigint;
+  nextNs: bigint;
+  tick: () => void;
+  active: boolean;
+  order: number;
+}
+
+export interface MemoryTransport extends Transport {
+  /** Every publication, oldest first. */
+  readonly published: Publication[];
+  readonly logs: LogRecord[];
+  /** Messages published on `topic`, oldest first. */
+  messages<T>(topic: string): T[];
+  /** The last message on `topic` (what a transient-local late joiner would get), or undefined. */
+  last<T>(topic: string): T | undefined;
+  /** Delivers `message` to every active subscription of `topic`, as a remote publisher would. Returns how many received it. */
+  inject(topic: string, message: unknown): number;
+  /** Publishers and subscriptions ever created, in creation order. */
+  topics(): TopicInfo[];
+  /** Number of active subscriptions and timers (to check that stop functions release everything). */
+  active(): { subscriptions: number; timers: number };
+  /** Sets the clock without firing timers (e.g. to simulate a bag replay jumping backwards). */
+  setTime(t: Time): void;
+  /** Moves the clock forward by `ms`, firing every timer that falls due, in time order. */
+  advance(ms: number): void;
+  /** Forgets recorded publications and logs (topics and subscriptions stay). */
+  clear(): void;
+}
+
+const NS_PER_S = 1_000_000_000n;
+
+export const timeToNs = (t: Time): bigint => BigInt(t.sec) * NS_PER_S + BigInt(t.nanosec);
+export const nsToTime = (ns: bigint): Time => ({ sec: Number(ns / NS_PER_S), nanosec: Number(ns % NS_PER_S) });
+
+export function createMemoryTransport(options: { start?: Time; echoLog?: Logger } = {}): MemoryTransport {
+  let nowNs = timeToNs(options.start ?? { sec: 1000, nanosec: 0 });
+  const published: Publication[] = [];
+  const logs: LogRecord[] = [];
+  const subscriptions: Subscription[] = [];
+  const timers: ManualTimer[] = [];
+  const topicList: TopicInfo[] = [];
+  let timerOrder = 0;
+
+  const record = (level: LogRecord['level']) => (message: string) => {
+    logs.push({ level, message, at: nsToTime(nowNs) });
+    options.echoLog?.[level](message);
+  };
+
+  const transport: MemoryTransport = {
+    published,
+    logs,
+    log: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },
+    publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T> {
+      topicList.push({ topic, type, qos, direction: 'publish' });
+      return {
+        topic,
+        publish(message: T): void {
+          published.push({ topic, type, qos, message, at: nsToTime(nowNs) });
+        },
+      };
+    },
+    subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
+      topicList.push({ topic, type, qos, direction: 'subscribe' });
+      const sub: Subscription = { topic, type, qos, onMessage: onMessage as (m: unknown) => void, active: true };
+      subscriptions.push(sub);
+      return () => {
+        sub.active = false;
+      };
+    },
+    timer(periodMs: number, tick: () => void): () => void {
+      const periodNs = BigInt(Math.max(1, Math.round(periodMs * 1e6)));
+      const timer: ManualTimer = { periodNs, nextNs: nowNs + periodNs, tick, active: true, order: timerOrder++ };
+      timers.push(timer);
+      return () => {
+        timer.active = false;
+      };
+    },
+    now: () => nsToTime(nowNs),
+    messages<T>(topic: string): T[] {
+      return published.filter((p) => p.topic === topic).map((p) => p.message as T);
+    },
+    last<T>(topic: string): T | undefined {
+      for (let i = published.length - 1; i >= 0; i--) {
+        const p = published[i]!;
+        if (p.topic === topic) return p.message as T;
+      }
+      return undefined;
+    },
+    inject(topic: string, message: unknown): number {
+      // Snapshot: a callback may subscribe or unsubscribe (a reload does).
+      const receivers = subscriptions.filter((s) => s.active && s.topic === topic);
+      for (const s of receivers) if (s.active) s.onMessage(message);
+      return receivers.length;
+    },
+    topics: () => [...topicList],
+    active: () => ({
+      subscriptions: subscriptions.filter((s) => s.active).length,
+      timers: timers.filter((t) => t.active).length,
+    }),
+    setTime(t: Time): void {
+      nowNs = timeToNs(t);
+    },
+    advance(ms: number): void {
+      const end = nowNs + BigInt(Math.round(ms * 1e6));
+      for (;;) {
+        let due: ManualTimer | undefined;
+        for (const t of timers) {
+          if (!t.active || t.nextNs > end) continue;
+          if (!due || t.nextNs < due.nextNs || (t.nextNs === due.nextNs && t.order < due.order)) due = t;
+        }
+        if (!due) break;
+        nowNs = due.nextNs;
+        due.nextNs += due.periodNs;
+        due.tick();
+      }
+      nowNs = end;
+    },
+    clear(): void {
+      published.length = 0;
+      logs.length = 0;
+    },
+  };
+  return transport;
+}

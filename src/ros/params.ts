@@ -1,0 +1,166 @@
+// The node's parameters: names, types, defaults, documentation and validation. robot_state_publisher's
+// names keep its meaning (publish_frequency, ignore_timestamp, frame_prefix); the rest are body_bridge's.
+// The same table drives rclnodejs declarations, config/bridge.params.yaml's documentation and the dry run.
+
+export interface BridgeParams {
+  /** The .body / .yaml / .wrl file to serve. Required. */
+  body_file: string;
+  /** Hz; the most often one moving joint's transform is published (robot_state_publisher). 0 = every message. */
+  publish_frequency: number;
+  /** Publish every joint_states message whatever its stamp (robot_state_publisher). */
+  ignore_timestamp: boolean;
+  /** Prepended verbatim to every frame id we publish (robot_state_publisher), e.g. `robot1/`. */
+  frame_prefix: string;
+  /** Publish the model's initial joint positions on joint_states until another publisher appears. */
+  publish_joint_states: boolean;
+  /** Per-joint overrides of those positions, `JOINT=VALUE` (rad or m), as in `body-bridge tf --joint`. */
+  initial_joint_positions: string[];
+  /** Where generated meshes are written; '' = the per-user cache directory. */
+  mesh_dir: string;
+  /** Reference meshes inside ROS packages by package:// instead of file://. */
+  package_uris: boolean;
+  /** '' = none; otherwise a world link above the root (fixed root → static world→root transform). */
+  world_frame: string;
+  /** Reload when body_file (or a file it includes) changes on disk. */
+  watch_body_file: boolean;
+  /** Seconds between on-disk change checks when watching. */
+  watch_period: number;
+  /** Namespace choreonoid_ros publishes the body's devices under; '' = `/<body name>` (devices/bridge.ts). */
+  device_input_namespace: string;
+  /** Per-device input topics, `DEVICE=TOPIC`, replacing `<namespace>/<device>`. */
+  device_input_topics: string[];
+  /** Undo choreonoid_ros's non-SI force/torque and acceleration scaling. */
+  undo_upstream_scaling: boolean;
+  /** Publish CameraInfo at the camera frame rate while no image arrives. */
+  camera_info_without_images: boolean;
+}
+
+export type ParamName = keyof BridgeParams;
+export type ParamValue = string | number | boolean | string[];
+export type ParamKind = 'string' | 'double' | 'bool' | 'string_array';
+
+export interface ParamSpec {
+  name: ParamName;
+  kind: ParamKind;
+  default: ParamValue;
+  description: string;
+  /** Range for doubles, inclusive. */
+  range?: [number, number];
+}
+
+export const paramSpecs: readonly ParamSpec[] = [
+  { name: 'body_file', kind: 'string', default: '', description: 'Robot model to serve: Choreonoid .body/.yaml or OpenHRP .wrl (required).' },
+  {
+    name: 'publish_frequency',
+    kind: 'double',
+    default: 20.0,
+    range: [0, 1000],
+    description: 'Hz; the most often a moving joint transform is published on /tf (as robot_state_publisher). 0 = on every joint_states message.',
+  },
+  { name: 'ignore_timestamp', kind: 'bool', default: false, description: 'Publish /tf for every joint_states message regardless of its stamp (as robot_state_publisher).' },
+  { name: 'frame_prefix', kind: 'string', default: '', description: "Prepended verbatim to every frame id, e.g. 'robot1/' (as robot_state_publisher)." },
+  {
+    name: 'publish_joint_states',
+    kind: 'bool',
+    default: true,
+    description: 'Publish the initial joint positions on joint_states until another node publishes there (no joint_state_publisher needed for a first look).',
+  },
+  { name: 'initial_joint_positions', kind: 'string_array', default: [], description: "Overrides of those positions, 'JOINT=VALUE' in rad or m." },
+  { name: 'mesh_dir', kind: 'string', default: '', description: "Directory for generated mesh files; '' = $XDG_CACHE_HOME/body_bridge/meshes (~/.cache/...)." },
+  { name: 'package_uris', kind: 'bool', default: false, description: 'Reference mesh files inside ROS packages as package:// URIs instead of absolute file:// URIs.' },
+  { name: 'world_frame', kind: 'string', default: '', description: "'' = none; otherwise a URDF world link above the root link (static world->root transform when the root is fixed)." },
+  { name: 'watch_body_file', kind: 'bool', default: true, description: 'Reload when the body file changes on disk (the last good model is kept if the new one fails).' },
+  { name: 'watch_period', kind: 'double', default: 1.0, range: [0.05, 3600], description: 'Seconds between checks of the body file when watching.' },
+  {
+    name: 'device_input_namespace',
+    kind: 'string',
+    default: '',
+    description: "Namespace choreonoid_ros (BodyROS2Item) publishes the body's sensors under; '' = /<body name> with '-' replaced by '_'.",
+  },
+  { name: 'device_input_topics', kind: 'string_array', default: [], description: "Per-device input topics, 'DEVICE=TOPIC', replacing <namespace>/<device>." },
+  {
+    name: 'undo_upstream_scaling',
+    kind: 'bool',
+    default: true,
+    description: "Undo choreonoid_ros's non-SI scaling of force/torque (x1000) and linear acceleration (x10); off when the source is already SI.",
+  },
+  { name: 'camera_info_without_images', kind: 'bool', default: true, description: 'Publish CameraInfo at the camera frame rate while no image arrives (rviz camera frustums).' },
+];
+
+export function defaultParams(): BridgeParams {
+  const out: Record<string, ParamValue> = {};
+  for (const s of paramSpecs) out[s.name] = Array.isArray(s.default) ? [...s.default] : s.default;
+  return out as unknown as BridgeParams;
+}
+
+export const specOf = (name: string): ParamSpec | undefined => paramSpecs.find((s) => s.name === name);
+
+const FRAME_ID = /^[A-Za-z0-9_/.-]*$/;
+
+/** `JOINT=VALUE` → [joint, value]; a reason string when malformed. */
+export function parseJointAssignment(entry: string): [string, number] | string {
+  const eq = entry.lastIndexOf('=');
+  if (eq <= 0) return `'${entry}' is not JOINT=VALUE`;
+  const joint = entry.slice(0, eq).trim();
+  const text = entry.slice(eq + 1).trim();
+  const value = text === '' ? NaN : Number(text);
+  if (joint === '') return `'${entry}' has no joint name`;
+  if (!Number.isFinite(value)) return `'${entry}': '${text}' is not a finite number`;
+  return [joint, value];
+}
+
+/** Why `value` is not acceptable for parameter `name`, or null when it is. */
+export function validateParam(name: string, value: unknown): string | null {
+  const spec = specOf(name);
+  if (!spec) return `unknown parameter '${name}'`;
+  switch (spec.kind) {
+    case 'string':
+      if (typeof value !== 'string') return `${name} must be a string`;
+      break;
+    case 'bool':
+      if (typeof value !== 'boolean') return `${name} must be a bool`;
+      break;
+    case 'double':
+      if (typeof value !== 'number' || Number.isNaN(value)) return `${name} must be a number`;
+      if (spec.range && (value < spec.range[0] || value > spec.range[1])) {
+        return `${name} must be between ${spec.range[0]} and ${spec.range[1]} (got ${value})`;
+      }
+      break;
+    case 'string_array':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return `${name} must be a list of strings`;
+      break;
+  }
+  if (name === 'body_file' && (value as string).trim() === '') return 'body_file must name a model file (.body, .yaml or .wrl)';
+  if ((name === 'frame_prefix' || name === 'world_frame') && !FRAME_ID.test(value as string)) {
+    return `${name} may contain only letters, digits, '_', '-', '.', '/' (got '${String(value)}')`;
+  }
+  if (name === 'device_input_topics') {
+    for (const entry of value as string[]) {
+      const eq = entry.indexOf('=');
+      if (eq <= 0 || entry.slice(eq + 1).trim() === '') return `device_input_topics: '${entry}' is not DEVICE=TOPIC`;
+    }
+  }
+  if (name === 'initial_joint_positions') {
+    for (const entry of value as string[]) {
+      const parsed = parseJointAssignment(entry);
+      if (typeof parsed === 'string') return `initial_joint_positions: ${parsed}`;
+    }
+  }
+  return null;
+}
+
+/** Validates a whole change set against the current values; the first reason refuses all of it (atomic). */
+export function validateChanges(changes: Partial<Record<string, unknown>>): string | null {
+  for (const [name, value] of Object.entries(changes)) {
+    const reason = validateParam(name, value);
+    if (reason) return reason;
+  }
+  return null;
+}
+
+/** Integers arrive as numbers or bigints depending on the client: accept both for doubles. */
+export function coerceParam(name: string, value: unknown): unknown {
+  const spec = specOf(name);
+  if (spec?.kind === 'double' && typeof value === 'bigint') return Number(value);
+  return value;
+}

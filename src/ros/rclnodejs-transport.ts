@@ -1,0 +1,217 @@
+// The only file that touches rclnodejs. It is loaded lazily so that body_bridge installs and runs
+// (dry run, CLI, tests) where ROS 2 and rclnodejs are absent; tsconfig.ros.json type-checks this file
+// against rclnodejs's own declarations (`npm run typecheck:ros`).
+// @ts-ignore -- rclnodejs is an optional dependency: where it is not installed this type import is unresolved (any) in the main build.
+import type * as Rcl from 'rclnodejs';
+import type { MessageTypeName, Time } from './messages.js';
+import { type ParamKind, type ParamValue, paramSpecs, specOf } from './params.js';
+import { fullyQualifiedName, parameterOverrides, parseRosArgs } from './ros-args.js';
+import type { Logger, Publisher, QoS, Transport } from './transport.js';
+
+type RclModule = typeof Rcl;
+
+export const NODE_NAME = 'body_bridge';
+
+/** Why ROS 2 cannot be used in this process, or null when it can. */
+export function rosUnavailableReason(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (!env.AMENT_PREFIX_PATH) return 'ROS 2 is not sourced (AMENT_PREFIX_PATH is not set; run `source /opt/ros/<distro>/setup.bash`)';
+  return null;
+}
+
+/** rclnodejs, or the reason it cannot be loaded (not installed, or its native module was not built). */
+export async function loadRclnodejs(): Promise<{ rcl: RclModule } | { error: string }> {
+  // A non-literal specifier keeps the main build from resolving the optional package.
+  const specifier = 'rclnodejs';
+  try {
+    const mod = (await import(specifier)) as { default?: RclModule } & RclModule;
+    return { rcl: mod.default ?? mod };
+  } catch (error) {
+    return { error: `rclnodejs cannot be loaded: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+// rcl_interfaces/msg/ParameterType values (stable across ROS 2 distributions).
+const PARAMETER_BOOL = 1;
+const PARAMETER_INTEGER = 2;
+const PARAMETER_DOUBLE = 3;
+const PARAMETER_STRING = 4;
+const PARAMETER_BOOL_ARRAY = 6;
+const PARAMETER_INTEGER_ARRAY = 7;
+const PARAMETER_DOUBLE_ARRAY = 8;
+const PARAMETER_STRING_ARRAY = 9;
+
+const KIND_TYPE: Record<ParamKind, number> = {
+  string: PARAMETER_STRING,
+  double: PARAMETER_DOUBLE,
+  bool: PARAMETER_BOOL,
+  string_array: PARAMETER_STRING_ARRAY,
+};
+
+/** A ROS parameter for a plain value: the declared kind when we know the name, inferred otherwise. */
+function toParameter(rcl: RclModule, name: string, value: unknown): Rcl.Parameter | null {
+  const spec = specOf(name);
+  const make = (type: number, v: unknown): Rcl.Parameter => new rcl.Parameter(name, type as Rcl.ParameterType, v);
+  if (spec?.kind === 'double' && (typeof value === 'number' || typeof value === 'bigint')) return make(PARAMETER_DOUBLE, Number(value));
+  if (typeof value === 'boolean') return make(PARAMETER_BOOL, value);
+  if (typeof value === 'string') return make(PARAMETER_STRING, value);
+  if (typeof value === 'bigint') return make(PARAMETER_INTEGER, value);
+  if (typeof value === 'number') return Number.isInteger(value) ? make(PARAMETER_INTEGER, BigInt(value)) : make(PARAMETER_DOUBLE, value);
+  if (Array.isArray(value) && value.length > 0) {
+    if (value.every((v) => typeof v === 'string')) return make(PARAMETER_STRING_ARRAY, value);
+    if (value.every((v) => typeof v === 'boolean')) return make(PARAMETER_BOOL_ARRAY, value);
+    if (value.every((v) => typeof v === 'number' && Number.isInteger(v))) return make(PARAMETER_INTEGER_ARRAY, value.map((v) => BigInt(v)));
+    if (value.every((v) => typeof v === 'number')) return make(PARAMETER_DOUBLE_ARRAY, value);
+  }
+  if (Array.isArray(value) && value.length === 0 && spec?.kind === 'string_array') return make(PARAMETER_STRING_ARRAY, []);
+  return null;
+}
+
+/** A ROS parameter's value as plain data (integers as numbers). */
+export function fromParameterValue(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(fromParameterValue);
+  return value;
+}
+
+function toRclQoS(rcl: RclModule, qos: QoS): Rcl.QoS {
+  return new rcl.QoS(
+    rcl.QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST,
+    qos.depth,
+    qos.reliability === 'reliable'
+      ? rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE
+      : rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT,
+    qos.durability === 'transient_local'
+      ? rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL
+      : rcl.QoS.DurabilityPolicy.RMW_QOS_POLICY_DURABILITY_VOLATILE,
+  );
+}
+
+export interface RosNode {
+  rcl: RclModule;
+  node: Rcl.Node;
+  transport: Transport;
+  /** Our parameters' values after overrides (params files, -p), as plain data. */
+  initialParams: Record<string, ParamValue>;
+  /** Routes run-time parameter changes to `apply`; its verdict is ROS's. Call once the bridge runs. */
+  onParameterChange(apply: (changes: Record<string, unknown>) => { successful: boolean; reason: string }): void;
+  /** Mirrors the served URDF into the robot_description parameter. */
+  setRobotDescription(xml: string): void;
+  /** Sets one of our parameters from inside (before onParameterChange is wired, e.g. body_file from the command line). */
+  setParameter(name: string, value: unknown): void;
+  shutdown(): void;
+}
+
+/** rcl init with the process's ROS arguments, the node, its parameters and a Transport over it. */
+export async function startRosNode(rcl: RclModule, argv: readonly string[] = process.argv): Promise<RosNode> {
+  // rcl sees the whole command line, so remapping, __ns, __node, --params-file and --log-level apply.
+  await rcl.init(undefined, [...argv]);
+  // main.ts stops the bridge before shutting rcl down.
+  rcl.removeSignalHandlers();
+  const args = parseRosArgs(argv.slice(2), NODE_NAME);
+  const overrides = parameterOverrides(args);
+
+  const options = new rcl.NodeOptions();
+  options.parameterOverrides = [...overrides]
+    .map(([name, value]) => toParameter(rcl, name, value))
+    .filter((p): p is Rcl.Parameter => p !== null);
+  const node = new rcl.Node(NODE_NAME, '', undefined, options);
+  const logger = node.getLogger();
+  const expected = fullyQualifiedName(args.namespace, args.name);
+  if (node.getFullyQualifiedName() !== expected) {
+    logger.warn(`node is ${node.getFullyQualifiedName()}, parameters files were matched for ${expected}`);
+  }
+
+  const initialParams: Record<string, ParamValue> = {};
+  for (const spec of paramSpecs) {
+    const type = KIND_TYPE[spec.kind] as Rcl.ParameterType;
+    const descriptor = new rcl.ParameterDescriptor(spec.name, type, spec.description, false);
+    const declared = node.declareParameter(new rcl.Parameter(spec.name, type, spec.default), descriptor);
+    initialParams[spec.name] = fromParameterValue(declared.value) as ParamValue;
+  }
+  // Read-only to everyone else: robot_description follows body_file, so only this process may set it.
+  node.declareParameter(
+    new rcl.Parameter('robot_description', PARAMETER_STRING as Rcl.ParameterType, ''),
+    new rcl.ParameterDescriptor(
+      'robot_description',
+      PARAMETER_STRING as Rcl.ParameterType,
+      'URDF of the served model (read-only: set body_file to change it)',
+      false,
+    ),
+    true,
+  );
+  let settingDescription = false;
+
+  const log: Logger = {
+    debug: (m) => void logger.debug(m),
+    info: (m) => void logger.info(m),
+    warn: (m) => void logger.warn(m),
+    error: (m) => void logger.error(m),
+  };
+
+  const transport: Transport = {
+    publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T> {
+      const pub = node.createPublisher(type, topic, { qos: toRclQoS(rcl, qos) });
+      return {
+        topic,
+        publish: (message: T) => pub.publish(message as Parameters<typeof pub.publish>[0]),
+      };
+    },
+    subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
+      const sub = node.createSubscription(type, topic, { qos: toRclQoS(rcl, qos), enableTypedArray: true }, (message: unknown) =>
+        onMessage(message as T),
+      );
+      return () => node.destroySubscription(sub);
+    },
+    timer(periodMs: number, tick: () => void): () => void {
+      const timer = node.createTimer(BigInt(Math.max(1, Math.round(periodMs * 1e6))), () => tick());
+      return () => {
+        timer.cancel();
+        node.destroyTimer(timer);
+      };
+    },
+    now(): Time {
+      const { seconds, nanoseconds } = node.now().secondsAndNanoseconds;
+      return { sec: Number(seconds), nanosec: Number(nanoseconds) };
+    },
+    log,
+  };
+
+  return {
+    rcl,
+    node,
+    transport,
+    initialParams,
+    onParameterChange(apply): void {
+      node.addOnSetParametersCallback((parameters: Rcl.Parameter[]) => {
+        const changes: Record<string, unknown> = {};
+        for (const p of parameters) {
+          if (p.name === 'robot_description') {
+            if (!settingDescription) return { successful: false, reason: 'robot_description is read-only: set body_file instead' };
+          } else if (specOf(p.name)) {
+            changes[p.name] = fromParameterValue(p.value);
+          }
+        }
+        if (Object.keys(changes).length === 0) return { successful: true, reason: '' };
+        return apply(changes);
+      });
+    },
+    setRobotDescription(xml: string): void {
+      settingDescription = true;
+      try {
+        const result = node.setParameter(new rcl.Parameter('robot_description', PARAMETER_STRING as Rcl.ParameterType, xml));
+        if (!result.successful) log.warn(`could not update the robot_description parameter: ${result.reason}`);
+      } finally {
+        settingDescription = false;
+      }
+    },
+    setParameter(name: string, value: unknown): void {
+      const parameter = toParameter(rcl, name, value);
+      const result = parameter ? node.setParameter(parameter) : { successful: false, reason: `unsupported value for ${name}` };
+      if (!result.successful) log.warn(`could not set ${name}: ${result.reason}`);
+    },
+    shutdown(): void {
+      node.destroy();
+      if (!rcl.isShutdown()) rcl.shutdown();
+    },
+  };
+}
