@@ -198,9 +198,9 @@ function sensorDetails(r: BenchResults): string {
   const rows = s.cases.flatMap((c) =>
     c.status !== 'ok'
       ? []
-      : [[c.name, `${n(c.inputBytes / 1e6)} MB`, `${n(c.outputBytes / 1e6)} MB`, `${ms(c.oursMs)} (${spread(c.oursMs)})`, `${ms(c.copyMs)} (${spread(c.copyMs)})`, ratio(c.ratio)]],
+      : [[c.name, `${n(c.inputBytes / 1e6)} MB`, `${n(c.outputBytes / 1e6)} MB`, `${ms(c.oursMs)} (${spread(c.oursMs)})`, `${ms(c.copyMs)} (${spread(c.copyMs)})`, ratio(c.ratio), `${ms(c.copyFreshMs)} (${ratio(c.oursMs.median / c.copyFreshMs.median)})`]],
   );
-  return ['### Sensor conversions', table(['conversion', 'in', 'out', 'body_bridge', 'TypedArray.set copy', 'ratio'], rows)].join('\n');
+  return ['### Sensor conversions', table(['conversion', 'in', 'out', 'body_bridge', 'TypedArray.set copy (limit)', 'ratio', 'copy into a new buffer (ratio)'], rows)].join('\n');
 }
 
 function memoryDetails(r: BenchResults): string {

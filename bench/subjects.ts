@@ -54,8 +54,7 @@ export async function resolveSubjects(meshDir: string): Promise<Subjects> {
   });
 
   const toUrdf = await attempt('src/urdf toUrdf', async () => {
-    const m = await importOptional('../src/urdf/index.js');
-    const convert = fn<(model: RobotModel, options: object) => { xml: string; meshes: { data: Uint8Array }[] }>(m, 'toUrdf');
+    const { toUrdf: convert } = await import('../src/urdf/index.js');
     return ((model: RobotModel) => {
       const out = convert(model, { meshDir });
       return { xml: out.xml, meshCount: out.meshes.length, meshBytes: out.meshes.reduce((n, f) => n + f.data.byteLength, 0) };
