@@ -62,7 +62,8 @@ export function modelFromOracle(o: Oracle): RobotModel {
     return { ...common, type: 'Other', typeName: d.type_name, params: d.params };
   });
   return {
-    name: o.body_name ?? '',
+    // Choreonoid names a BodyItem after body->name(), or modelName() when that is empty (BodyItem.cpp).
+    name: o.body_name || o.model_name || '',
     sourceFile: o.file,
     format: o.file.endsWith('.wrl') ? 'wrl' : 'body',
     root: o.root_link ?? links[0]?.name ?? '',
