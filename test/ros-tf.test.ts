@@ -1,0 +1,85 @@
+// /tf and /tf_static for every corpus model Choreonoid loads, checked against Choreonoid's own forward
+// kinematics (the oracle) — composed the way a TF listener composes them — and against the shared
+// frame tree that `body-bridge tf` prints, device, optical and scan frames included.
+import { describe, expect, it } from 'vitest';
+import { deviceFrames } from '../src/devices/frames.js';
+import { framePoses, frameTree, isMovingJoint } from '../src/kinematics/frames.js';
+import { MessageType, type TFMessage } from '../src/ros/messages.js';
+import { checkMessage } from './support/msgcheck.js';
+import { modelFromOracle } from './support/oracle-devices.js';
+import { type OracleConfiguration, oracleEntries } from './support/oracle.js';
+import { at, composeTree, jointState, poseError, relative, rig } from './ros-helpers.js';
+
+const entries = oracleEntries().filter((e) => e.oracle.ok);
+
+describe('TF of corpus models equals Choreonoid forward kinematics', () => {
+  it('covers the corpus', () => {
+    expect(entries.length).toBeGreaterThan(250);
+  });
+
+  it.each(entries.map((e) => [e.file, e] as const))('%s', (_file, entry) => {
+    const model = modelFromOracle(entry.oracle);
+    const frames = frameTree(model);
+    const movingLinks = model.links.filter(isMovingJoint);
+    const jointNames = [...new Set(movingLinks.map((l) => l.joint.name))];
+    const { transport } = rig(model);
+
+    // Static: published once at load, every non-moving edge exactly once, none of the moving ones.
+    const statics = transport.messages<TFMessage>('/tf_static');
+    expect(statics).toHaveLength(1);
+    const staticTf = statics[0]!.transforms;
+    const expectedStatic = frames.filter((f) => f.parent !== null && !f.moving).map((f) => f.name);
+    expect(staticTf.map((t) => t.child_frame_id).sort()).toEqual([...expectedStatic].sort());
+    for (const t of staticTf) expect(t.header.stamp).toEqual(at(1000));
+
+    const configs = Object.entries(entry.oracle.configurations) as [string, OracleConfiguration][];
+    configs.forEach(([name, config], k) => {
+      const byLink = new Map(model.links.map((l) => [l.name, l.joint.name]));
+      const qByJoint = new Map(Object.entries(config.q).map(([link, v]) => [byLink.get(link) ?? link, v]));
+      const stamp = at(2000 + k);
+      const before = transport.messages('/tf').length;
+      transport.inject('joint_states', jointState(stamp, jointNames, jointNames.map((j) => qByJoint.get(j) ?? 0)));
+      const tfs = transport.messages<TFMessage>('/tf');
+      if (jointNames.length === 0) {
+        expect(tfs.length).toBe(before);
+      } else {
+        expect(tfs.length).toBe(before + 1);
+      }
+      const moving = tfs.length > before ? tfs[tfs.length - 1]!.transforms : [];
+      expect(moving.map((t) => t.child_frame_id).sort()).toEqual(frames.filter((f) => f.moving).map((f) => f.name).sort());
+      for (const t of moving) expect(t.header.stamp).toEqual(stamp);
+
+      const composed = composeTree([...staticTf, ...moving], model.root);
+      expect(composed.size).toBe(frames.length);
+
+      // Against Choreonoid: every link, and every device it can name unambiguously, relative to the root.
+      const rootWorld = config.link_world_poses[model.root]!;
+      const errors: string[] = [];
+      for (const [link, world] of Object.entries(config.link_world_poses)) {
+        const err = poseError(composed.get(link)!, relative(rootWorld, world));
+        if (!(err <= 1e-9)) errors.push(`${name}: link ${link} off by ${err}`);
+      }
+      const names = model.devices.map((d) => d.name);
+      for (const df of deviceFrames(model)) {
+        const deviceName = model.devices[df.device]!.name;
+        const world = config.device_world_poses[deviceName];
+        if (deviceName === '' || names.filter((n) => n === deviceName).length > 1 || !world) continue;
+        const err = poseError(composed.get(df.frame)!, relative(rootWorld, world));
+        if (!(err <= 1e-9)) errors.push(`${name}: device ${deviceName} off by ${err}`);
+      }
+      // Against the shared frame tree (what `body-bridge tf` prints), optical and scan frames included.
+      const poses = framePoses(frames, qByJoint);
+      for (const f of frames) {
+        const err = poseError(composed.get(f.name)!, poses.get(f.name)!.root);
+        if (!(err <= 1e-9)) errors.push(`${name}: frame ${f.name} differs from framePoses by ${err}`);
+      }
+      expect(errors).toEqual([]);
+    });
+
+    const problems = [
+      ...checkMessage(MessageType.TFMessage, statics[0]),
+      ...transport.messages('/tf').flatMap((m) => checkMessage(MessageType.TFMessage, m)),
+    ];
+    expect(problems).toEqual([]);
+  });
+});
