@@ -297,9 +297,10 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     for (const [k, v] of Object.entries(raw)) changes[k] = coerceParam(k, v);
     const reason = validateChanges(changes);
     if (reason) return { successful: false, reason };
-    const next: BridgeParams = { ...params, ...(changes as Partial<BridgeParams>) };
+    const previous = params;
+    const next: BridgeParams = { ...previous, ...(changes as Partial<BridgeParams>) };
     const changed = (name: keyof BridgeParams): boolean =>
-      name in changes && JSON.stringify(next[name]) !== JSON.stringify(params[name]);
+      name in changes && JSON.stringify(next[name]) !== JSON.stringify(previous[name]);
 
     // Nothing served yet (the start failed): naming body_file again retries even when unchanged.
     const needsLoad = changed('body_file') || (!served && 'body_file' in changes);
