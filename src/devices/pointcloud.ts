@@ -175,7 +175,7 @@ export interface RangeCameraOutput {
  * carrying infinite coordinates; GLRangeCameraSimulator::doStoreScreenImage), even if upstream
  * flattened it to one row: the output is organized again and depth is the z of each point.
  * Otherwise (is_organized: false drops invalid points) each point is projected with the camera's
- * intrinsics and the nearest one kept per pixel.
+ * intrinsics back to the pixel Choreonoid computed it from, the nearest one kept per pixel.
  */
 export function rangeCameraFromCloud(
   input: PointCloud2,
@@ -210,8 +210,11 @@ export function rangeCameraFromCloud(
       if (organized) {
         depth[i] = z;
       } else {
-        const u = Math.round((k.fx * x) / z + k.cx);
-        const v = Math.round((k.fy * y) / z + k.cy);
+        // Choreonoid unprojects pixel (x, row v) through its left and lower edge (NDC 2x/w − 1 and
+        // 2y/h − 1 with GL rows counted from the bottom), half a pixel off the pixel centre the
+        // intrinsics describe; undoing that offset sends every point back to its own pixel.
+        const u = Math.round((k.fx * x) / z + k.cx + 0.5);
+        const v = Math.round((k.fy * y) / z + k.cy - 0.5);
         if (u >= 0 && u < w && v >= 0 && v < h) {
           const p = v * w + u;
           if (!(depth[p]! <= z)) depth[p] = z;
