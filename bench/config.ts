@@ -18,7 +18,7 @@ export const fullConfig: BenchConfig = {
   loadReps: { warmup: 2, reps: 7 },
   // 2 · 160 · 320 = 102,400 triangles.
   bigWrl: { rings: 160, segments: 320 },
-  tf: { reps: { warmup: 2, reps: 7 }, cornerMessages: 20_000, chainJoints: 200, chainMessages: 5_000 },
+  tf: { reps: { warmup: 2, reps: 7 }, cornerMessages: 5_000, chainJoints: 200, chainMessages: 2_000 },
   sensorReps: { warmup: 5, reps: 31 },
   memoryMessages: 1_000_000,
 };

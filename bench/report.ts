@@ -182,7 +182,7 @@ function tfDetails(r: BenchResults): string {
             `${n(c.oursUpdatesPerSec.median)} (${n(c.oursUpdatesPerSec.q1)}–${n(c.oursUpdatesPerSec.q3)})`,
             `${n(c.peerUpdatesPerSec.median)} (${n(c.peerUpdatesPerSec.q1)}–${n(c.peerUpdatesPerSec.q3)})`,
             `${n(c.oursTransformsPerMessage)} / ${n(c.peerTransformsPerMessage)}`,
-            `${c.agreement.compared} frames, ${c.agreement.missing} missing, Δt ≤ ${c.agreement.maxTranslationError.toExponential(1)} m, Δθ ≤ ${c.agreement.maxRotationError.toExponential(1)} rad`,
+            `${c.agreement.compared} frames, ${c.agreement.missing} missing, Δt ≤ ${c.agreement.maxTranslationError.toExponential(1)} m, |Δq| ≤ ${c.agreement.maxQuaternionError.toExponential(1)}`,
           ],
         ],
   );

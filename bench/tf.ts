@@ -29,7 +29,7 @@ export interface TfCase {
   /** peer / ours updates per second: how many times slower body_bridge is than the KDL harness. */
   ratio: number;
   /** The last message's transforms compared, frame by frame, between the bridge and KDL. */
-  agreement: { compared: number; missing: number; maxTranslationError: number; maxRotationError: number };
+  agreement: { compared: number; missing: number; maxTranslationError: number; maxQuaternionError: number };
 }
 
 /** Deterministic positions in (−1.5, 1.5) rad/m, so every case and both sides see the same inputs. */
@@ -67,12 +67,14 @@ function compareLast(ours: readonly TransformStamped[], theirs: ReturnType<typeo
     const t = o.transform.translation;
     dt = Math.max(dt, Math.hypot(t.x - k.t[0], t.y - k.t[1], t.z - k.t[2]));
     const q = o.transform.rotation;
-    // q and −q are the same rotation.
-    const dot = q.x * k.q[0] + q.y * k.q[1] + q.z * k.q[2] + q.w * k.q[3];
-    dq = Math.max(dq, 2 * Math.acos(Math.min(1, Math.abs(dot))));
+    // q and −q are the same rotation: compare with whichever sign is closer. (Not an angle via
+    // acos: near 1 it turns a 1e-16 difference into 1e-8.)
+    const minus = Math.hypot(q.x - k.q[0], q.y - k.q[1], q.z - k.q[2], q.w - k.q[3]);
+    const plus = Math.hypot(q.x + k.q[0], q.y + k.q[1], q.z + k.q[2], q.w + k.q[3]);
+    dq = Math.max(dq, Math.min(minus, plus));
   }
   missing += Math.max(0, ours.length - compared - missing);
-  return { compared, missing, maxTranslationError: dt, maxRotationError: dq };
+  return { compared, missing, maxTranslationError: dt, maxQuaternionError: dq };
 }
 
 export interface TfCaseInput {

@@ -123,11 +123,11 @@ describe('npm run bench -- --tiny', () => {
       // Stamps 0.1 s apart: every message publishes every moving joint, on both sides.
       expect(c.oursTransformsPerMessage, where).toBe(c.movingJoints);
       expect(c.peerTransformsPerMessage, where).toBe(c.movingJoints);
-      const a = c.agreement as { compared: number; missing: number; maxTranslationError: number; maxRotationError: number };
+      const a = c.agreement as { compared: number; missing: number; maxTranslationError: number; maxQuaternionError: number };
       expect(a.compared, where).toBe(c.movingJoints);
       expect(a.missing, where).toBe(0);
       expect(a.maxTranslationError, where).toBeLessThan(1e-9);
-      expect(a.maxRotationError, where).toBeLessThan(1e-7);
+      expect(a.maxQuaternionError, where).toBeLessThan(1e-9);
     }
   });
 
