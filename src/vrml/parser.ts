@@ -26,6 +26,7 @@ export interface ParseSession {
   /** Files being parsed, outermost first: an Inline of one of them is a cycle. */
   stack: string[];
   nodeCount: number;
+  protoInstances: number;
   /** Distinct files read besides the main one (Inline, EXTERNPROTO). */
   included: number;
 }
@@ -36,14 +37,22 @@ export interface ParseSession {
  */
 export const MAX_NODES = 4_000_000;
 
+/**
+ * Most PROTO instances one load may expand. A body is read again per instance, so PROTOs nesting
+ * instances of each other grow exponentially; the largest corpus model has a few hundred.
+ */
+export const MAX_PROTO_INSTANCES = 100_000;
+
 export function createSession(limits: LoadLimits): ParseSession {
-  return { limits, warnings: [], files: new Map(), stack: [], nodeCount: 0, included: 0 };
+  return { limits, warnings: [], files: new Map(), stack: [], nodeCount: 0, protoInstances: 0, included: 0 };
 }
 
 interface State {
   s: Scanner;
   session: ParseSession;
   protos: Map<string, ProtoDecl>;
+  /** True while `protos` is the declaring file's map (copied before a PROTO body declares its own). */
+  sharedProtos?: boolean;
   defs: Map<string, VrmlNode>;
   /** DEF names of the file around a PROTO body (Choreonoid lets a body USE them). */
   outerDefs?: Map<string, VrmlNode>;
@@ -177,6 +186,14 @@ function readStatement(st: State, topLevel: boolean): VrmlNode | null {
     case 'DEF': {
       const name = expectId(s, 'a name after DEF', pathText(st));
       const typeStart = (skipSpace(s), s.pos);
+      if (peek(s) === 123 && builtins().has(name)) {
+        // "DEF Transform { ... }" (a name but no type) is in real files, e.g. Choreonoid's own
+        // Tank/resource/tank.wrl; Choreonoid reads the name as the type too.
+        warn(st, `DEF ${name} has no node type; read as DEF ${name} ${name}`, start);
+        const node = readNode(st, name, typeStart, name);
+        st.defs.set(name, node);
+        return node;
+      }
       const type = expectId(s, `a node type after DEF ${name}`, pathText(st));
       if (type === 'Script') fail(st, 'a DEF Script node is not supported', typeStart);
       const node = readNode(st, type, typeStart, name);
@@ -502,6 +519,14 @@ function readInterface(st: State, external: boolean): Map<string, FieldDecl> {
   }
 }
 
+function ownProtos(st: State): Map<string, ProtoDecl> {
+  if (st.sharedProtos) {
+    st.protos = new Map(st.protos);
+    st.sharedProtos = false;
+  }
+  return st.protos;
+}
+
 function defineProto(st: State, start: number): void {
   const s = st.s;
   const name = expectId(s, 'a PROTO name', pathText(st));
@@ -513,7 +538,7 @@ function defineProto(st: State, start: number): void {
     const bodyStart = s.pos + 1;
     const bodyEnd = skipBraces(st);
     const { line, column } = positionAt(s, start);
-    st.protos.set(name, { name, scanner: s, scope: st.protos, fields, file: s.file, line, column, bodyStart, bodyEnd });
+    ownProtos(st).set(name, { name, scanner: s, scope: st.protos, fields, file: s.file, line, column, bodyStart, bodyEnd });
   } finally {
     st.path.pop();
   }
@@ -549,7 +574,7 @@ function defineExternProto(st: State, start: number): void {
     break;
   }
   if (!decl.external) warn(st, `EXTERNPROTO ${name}: none of its urls could be read; its instances are empty`, start);
-  st.protos.set(name, decl);
+  ownProtos(st).set(name, decl);
 }
 
 const externCache = new WeakMap<ParseSession, Map<string, Map<string, ProtoDecl>>>();
@@ -607,13 +632,16 @@ function resolveInline(st: State, node: VrmlNode, start: number): void {
 function instantiate(st: State, instance: VrmlNode, proto: ProtoDecl, start: number): VrmlNode | null {
   const real = proto.external ?? proto;
   if (proto.bodyEnd === 0 && !proto.external) return null;
+  if (++st.session.protoInstances > MAX_PROTO_INSTANCES) {
+    fail(st, `more than ${MAX_PROTO_INSTANCES} PROTO instances (PROTOs nested exponentially?)`, start);
+  }
   if (st.expanding.includes(real)) {
     fail(st, `PROTO ${real.name} instantiates itself (recursive PROTO)`, start);
   }
   positionAt(real.scanner, 0);
   const s: Scanner = { file: real.scanner.file, text: real.scanner.text, pos: real.bodyStart, lineStarts: real.scanner.lineStarts! };
   const sub: State = {
-    s, session: st.session, protos: new Map(real.scope), defs: new Map(), outerDefs: st.defs, binding: instance,
+    s, session: st.session, protos: real.scope, sharedProtos: true, defs: new Map(), outerDefs: st.defs, binding: instance,
     expanding: [...st.expanding, real], path: st.path, depth: st.depth,
   };
   let first: VrmlNode | null | undefined;

@@ -250,6 +250,10 @@ function convertFaceSet(node: VrmlNode, path: string, budget: ShapeBudget): Geom
   if (!coord) return null;
   const points = getNumbers(coord, `${path}.coord`, 'point', ['MFVec3f']) ?? [];
   const count = points.length / 3;
+  if (count === 0) {
+    budget.warnings.push({ severity: 'warning', message: 'IndexedFaceSet with an empty point field skipped', ...locate(node, path) });
+    return null;
+  }
   const vertices: Vec3[] = new Array<Vec3>(count);
   for (let i = 0; i < count; i++) vertices[i] = vec3At(points, i);
   const index = getNumbers(node, path, 'coordIndex', ['MFInt32']) ?? [];
