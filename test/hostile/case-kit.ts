@@ -54,8 +54,8 @@ export function caseDir(root: string, files: Record<string, string | Buffer>, wi
 }
 
 export interface ErrorWant {
-  /** The file the error must name (default: the loaded file). */
-  file?: string;
+  /** The file the error must name (default: the loaded file), or the files it may name. */
+  file?: string | string[];
   line?: number;
   /** Exact YAML path / VRML node path, or a pattern. */
   path?: string | RegExp;
@@ -71,10 +71,11 @@ export function expectLocatedError(run: CaseRun, loadedFile: string, want: Error
   expect(run.outcome.kind, describeOutcome(run.outcome)).toBe('load-error');
   if (run.outcome.kind !== 'load-error') throw new Error('unreachable');
   const file = want.file ?? loadedFile;
+  const files = Array.isArray(file) ? file : [file];
   const found = run.outcome.diagnostics.find(
     (d) =>
       d.severity === 'error' &&
-      d.file === file &&
+      files.includes(d.file) &&
       (want.line === undefined || d.line === want.line) &&
       (want.path === undefined || matches(d.path, want.path)) &&
       (want.message === undefined || want.message.test(d.message)),

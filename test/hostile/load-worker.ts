@@ -2,7 +2,6 @@
 // It runs outside the test process so that a hang, a stack overflow or a memory blow-up in a loader
 // ends this process, not the test run: the parent kills it after a time bound and reports a failure.
 // It is compiled together with src/ by contract.ts; it answers one request per IPC message.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { frameTree } from '../../src/kinematics/frames.js';
 import { loadRobotModel } from '../../src/load.js';
 import { ModelLoadError } from '../../src/model/errors.js';
@@ -68,14 +67,11 @@ function describe(e: unknown): { name: string; message: string; stack: string } 
   return { name: typeof e, message: String(e), stack: '' };
 }
 
-type UrdfModule = {
-  toUrdf: (model: RobotModel, options: Record<string, unknown>) => { xml: string; meshes: unknown[]; warnings: Diagnostic[] };
-  writeUrdf: (...args: unknown[]) => unknown;
-};
+type UrdfModule = typeof import('../../src/urdf/index.js');
 
 async function urdfModule(): Promise<UrdfModule | Error> {
   try {
-    return (await import('../../src/urdf/index.js' as string)) as UrdfModule;
+    return await import('../../src/urdf/index.js');
   } catch (e) {
     return e instanceof Error ? e : new Error(String(e));
   }
@@ -84,7 +80,6 @@ async function urdfModule(): Promise<UrdfModule | Error> {
 async function toUrdfOutcome(model: RobotModel, target: { meshDir: string; urdfFile: string }): Promise<UrdfOutcome> {
   const mod = await urdfModule();
   if (mod instanceof Error) return { ok: false, stage: 'missing', ...describe(mod) };
-  mkdirSync(target.meshDir, { recursive: true });
   let result: ReturnType<UrdfModule['toUrdf']>;
   try {
     result = mod.toUrdf(model, { meshDir: target.meshDir });
@@ -92,11 +87,10 @@ async function toUrdfOutcome(model: RobotModel, target: { meshDir: string; urdfF
     return { ok: false, stage: 'toUrdf', ...describe(e) };
   }
   try {
-    await mod.writeUrdf(result, { meshDir: target.meshDir });
+    await mod.writeUrdf(result, target.urdfFile);
   } catch (e) {
     return { ok: false, stage: 'writeUrdf', ...describe(e) };
   }
-  writeFileSync(target.urdfFile, result.xml);
   return { ok: true, warnings: result.warnings, meshCount: result.meshes.length };
 }
 

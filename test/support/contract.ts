@@ -200,16 +200,21 @@ const LIMIT_FIELD = /^links\[\d+\]\.joint\.(lower|upper|velocityLower|velocityUp
 // Sensor ranges and maxima are "unlimited" in Choreonoid too (DBL_MAX), e.g. a ForceSensor's max_force.
 const DEVICE_PARAM = /^devices\[\d+\]\.params\./;
 
+// An internal value or a JavaScript error text inside a user-facing message: `[object Object]`, a bare
+// `undefined` (not "undefined alias/USE/..."), or a TypeError's wording wrapped into a ModelLoadError.
+const LEAK =
+  /\[object Object\]|\bundefined\b(?!\s+(?:YAML|alias|anchor|USE|name|node|DEF|PROTO|field|reference|parent|link))|Cannot read propert|is not a function|is not iterable|Maximum call stack/;
+
 function checkLocation(d: Diagnostic, label: string, needLine: boolean): string[] {
   const v: string[] = [];
   if (typeof d.file !== 'string' || d.file === '') v.push(`${label}: no file`);
   if (typeof d.message !== 'string' || d.message.trim().length < 8) v.push(`${label}: message too short to say what was expected: ${JSON.stringify(d.message)}`);
-  else if (/\[object Object\]|\bundefined\b|\bNaN\b/.test(d.message)) v.push(`${label}: message leaks an internal value: ${d.message}`);
+  else if (LEAK.test(d.message)) v.push(`${label}: message leaks an internal value or error: ${d.message}`);
   const hasLine = d.line !== undefined;
   if (needLine && !hasLine) v.push(`${label}: no line:column (${d.file}: ${d.message})`);
   if (hasLine && (!Number.isInteger(d.line) || (d.line as number) < 1)) v.push(`${label}: bad line ${d.line}`);
   if (hasLine && (d.column === undefined || !Number.isInteger(d.column) || d.column < 1)) v.push(`${label}: line without a valid column (${d.column})`);
-  if (d.path !== undefined && (typeof d.path !== 'string' || d.path === '')) v.push(`${label}: empty path`);
+  if (d.path !== undefined && typeof d.path !== 'string') v.push(`${label}: path is not a string`);
   return v;
 }
 

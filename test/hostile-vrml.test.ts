@@ -1,0 +1,193 @@
+// Hostile and broken OpenHRP VRML97 files (issue 8): each case is test/hostile/models/arm.wrl (and
+// the parts.wrl it inlines) with one defect; the test name says the outcome we decided on. Every case
+// also goes through the general contract of test/support/contract.ts.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type LoadRunner, loadedModel, runCase, startLoadRunner } from './support/contract.js';
+import { basePartsWrl, baseWrl, caseDir, edit, expectLoads, expectLocatedError, lineOf, scratchRoot } from './hostile/case-kit.js';
+
+let runner: LoadRunner;
+const scratch = scratchRoot('hostile-vrml');
+
+beforeAll(() => {
+  runner = startLoadRunner({ timeoutMs: 20_000, maxOldSpaceMb: 512 });
+});
+afterAll(() => {
+  runner.close();
+  scratch.dispose();
+});
+
+async function load(text: string | Buffer, extra: Record<string, string | Buffer> = {}) {
+  const dir = caseDir(scratch.root, { 'robot.wrl': text, ...extra });
+  const file = join(dir, 'robot.wrl');
+  const run = await runCase(runner, { file, caseDir: join(dir, '..') });
+  return { run, file, dir };
+}
+
+/** arm.wrl with parts.wrl replaced by `parts`. */
+const loadWithParts = (parts: string) => load(baseWrl, { 'parts.wrl': parts });
+
+describe('the base model', () => {
+  test('arm.wrl loads without warnings, with its joints, device and inlined shapes', async () => {
+    const { run } = await load(baseWrl);
+    expectLoads(run);
+    const model = loadedModel(run);
+    expect(model.warnings).toEqual([]);
+    expect(model.links.map((l) => [l.name, l.parent, l.joint.type])).toEqual([
+      ['BASE', null, 'fixed'],
+      ['ARM', 'BASE', 'revolute'],
+    ]);
+    expect(model.devices.map((d) => [d.type, d.name, d.link])).toEqual([['ForceSensor', 'WRIST_FS', 'ARM']]);
+    expect(model.links[1]?.visuals.map((s) => s.geometry.kind)).toEqual(['cylinder', 'mesh', 'elevationGrid', 'extrusion']);
+  });
+});
+
+describe('syntax', () => {
+  test('unterminated node (the last closing brace missing) → located error', async () => {
+    const text = baseWrl.slice(0, baseWrl.lastIndexOf('}'));
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { message: /\}|end of file|unterminated|expected/i });
+  });
+
+  test('truncated in the middle of a field value → located error', async () => {
+    const text = baseWrl.slice(0, baseWrl.indexOf('momentsOfInertia [ 0.01 0 0 0 0.01 0 0 0 0.001 ]') + 30);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, {});
+  });
+
+  test('unterminated string (runs to the end of the file) → located error', async () => {
+    // VRML strings may span lines, so only a quote that is never closed is unterminated.
+    const text = edit(baseWrl, ['  segments [ USE BASE_LINK, USE ARM_LINK ]\n', '  segments [ USE BASE_LINK, USE ARM_LINK ]\n  info [ "never closed\n']);
+    const { run, file } = await load(text);
+    const d = expectLocatedError(run, file, { message: /string|quote|"/i });
+    expect(d.line).toBeGreaterThanOrEqual(lineOf(text, '"never closed'));
+  });
+
+  test('USE of an undefined name → located error naming it', async () => {
+    const text = edit(baseWrl, ['joints [ USE BASE, USE ARM ]', 'joints [ USE BASE, USE NOPE ]']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { line: lineOf(text, 'USE NOPE'), message: /NOPE/ });
+  });
+
+  test('directly recursive PROTO (Loop instantiates Loop) → located error, no hang', async () => {
+    const text = edit(baseWrl, ['DEF HostileArm Humanoid {', 'PROTO Loop [ ] { Loop { } }\nLoop { }\nDEF HostileArm Humanoid {']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { message: /Loop/ });
+  });
+
+  test('mutually recursive PROTOs (A → B → A) → located error, no hang', async () => {
+    const text = edit(baseWrl, [
+      'DEF HostileArm Humanoid {',
+      'PROTO A [ ] { Group { children [ B { } ] } }\nPROTO B [ ] { Group { children [ A { } ] } }\nA { }\nDEF HostileArm Humanoid {',
+    ]);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { message: /\bA\b|\bB\b|recurs/ });
+  });
+
+  test('field type mismatch: SFFloat mass given a string → located error at that field', async () => {
+    const text = edit(baseWrl, ['          mass 2.0\n', '          mass "heavy"\n']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { line: lineOf(text, 'mass "heavy"'), message: /mass|SFFloat|number/i });
+  });
+
+  test('field type mismatch: SFVec3f jointAxis with two numbers → located error', async () => {
+    const text = edit(baseWrl, ['          jointAxis 0 0 1\n', '          jointAxis 0 1\n']);
+    const { run, file } = await load(text);
+    const d = expectLocatedError(run, file, {});
+    expect(d.line).toBeGreaterThanOrEqual(lineOf(text, 'jointAxis 0 1'));
+    expect(d.line).toBeLessThanOrEqual(lineOf(text, 'jointAxis 0 1') + 1);
+  });
+
+  test('field type mismatch: MFNode children given a number → located error', async () => {
+    const text = edit(baseWrl, ['children Shape { geometry Cylinder { radius 0.03 height 0.4 } }', 'children 42']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { line: lineOf(text, 'children 42') });
+  });
+
+  test('an unknown field in a PROTO instance → located error naming it', async () => {
+    const text = edit(baseWrl, ['          jointId 0\n', '          jointId 0\n          wobble 3\n']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { line: lineOf(text, 'wobble 3'), message: /wobble/ });
+  });
+
+  test('a VRML file with shapes but no Humanoid and no Joint → loads with a warning: the scene becomes one fixed link', async () => {
+    const { run } = await load('#VRML V2.0 utf8\nTransform { children [ Shape { geometry Box { } } ] }\n');
+    expectLoads(run, { message: /Humanoid/ });
+    expect(loadedModel(run).links).toHaveLength(1);
+  });
+
+  test('binary garbage after the header → located error', async () => {
+    const junk = Buffer.concat([Buffer.from('#VRML V2.0 utf8\n'), Buffer.from(Array.from({ length: 2000 }, (_, i) => (i * 7919) % 256))]);
+    const { run, file } = await load(junk);
+    expectLocatedError(run, file, {});
+  });
+
+  test('a Latin-1 byte inside a comment → loads (comments are not interpreted)', async () => {
+    const bytes = Buffer.concat([Buffer.from(baseWrl.replace('# Base model', '# Base mod\u0000l')), Buffer.alloc(0)]);
+    bytes[bytes.indexOf(0)] = 0xe9;
+    const { run } = await load(bytes);
+    expectLoads(run);
+  });
+});
+
+describe('OpenHRP semantics', () => {
+  test('an unknown jointType → located error naming it', async () => {
+    const text = edit(baseWrl, ['          jointType "rotate"\n', '          jointType "wobbly"\n']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { line: lineOf(text, 'jointType "wobbly"'), message: /wobbly/ });
+  });
+
+});
+
+describe('geometry in the inlined parts file', () => {
+  test('IndexedFaceSet coordIndex out of range → located error in parts.wrl at coordIndex', async () => {
+    const parts = edit(basePartsWrl, ['coordIndex [ 0 1 2 -1, 0 2 3 -1 ]', 'coordIndex [ 0 1 2 -1, 0 2 7 -1 ]']);
+    const { run, file, dir } = await loadWithParts(parts);
+    void file;
+    expectLocatedError(run, join(dir, 'robot.wrl'), { file: join(dir, 'parts.wrl'), line: lineOf(parts, 'coordIndex'), message: /7|range|index/i });
+  });
+
+  test('ElevationGrid with fewer heights than xDimension × zDimension → located error in parts.wrl', async () => {
+    const parts = edit(basePartsWrl, ['height [ 0 0.001 0, 0.001 0.002 0.001 ]', 'height [ 0 0.001 0 ]']);
+    const { run, dir } = await loadWithParts(parts);
+    expectLocatedError(run, join(dir, 'robot.wrl'), { file: join(dir, 'parts.wrl'), message: /height|6|3/ });
+  });
+
+  test('a 0-dimension ElevationGrid → loads with a warning (empty grid), or located error in parts.wrl', async () => {
+    const parts = edit(basePartsWrl, ['xDimension 3', 'xDimension 0'], ['height [ 0 0.001 0, 0.001 0.002 0.001 ]', 'height [ ]']);
+    const { run, dir } = await loadWithParts(parts);
+    if (run.outcome.kind === 'loaded') expectLoads(run);
+    else expectLocatedError(run, join(dir, 'robot.wrl'), { file: join(dir, 'parts.wrl') });
+  });
+});
+
+describe('files referenced by Inline', () => {
+  test('Inline → missing file → located error at the Inline naming the file', async () => {
+    const text = edit(baseWrl, ['Inline { url "parts.wrl" }', 'Inline { url "missing.wrl" }']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { line: lineOf(text, 'missing.wrl'), message: /missing\.wrl/ });
+  });
+
+  test('Inline → a directory → located error at the Inline', async () => {
+    const text = edit(baseWrl, ['Inline { url "parts.wrl" }', 'Inline { url "sub" }']);
+    const dir = caseDir(scratch.root, { 'robot.wrl': text });
+    mkdirSync(join(dir, 'sub'));
+    const file = join(dir, 'robot.wrl');
+    const run = await runCase(runner, { file, caseDir: join(dir, '..') });
+    expectLocatedError(run, file, { line: lineOf(text, 'url "sub"') });
+  });
+
+  test('Inline → the file itself (a cycle) → located error, no hang', async () => {
+    const text = edit(baseWrl, ['Inline { url "parts.wrl" }', 'Inline { url "robot.wrl" }']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { message: /cycl|itself|recurs|robot\.wrl/i });
+  });
+
+  test('parts.wrl inlining itself → located error, no hang', async () => {
+    const parts = edit(basePartsWrl, ['DEF GRIPPER Transform {\n  children [\n', 'DEF GRIPPER Transform {\n  children [\n    Inline { url "parts.wrl" }\n']);
+    const { run } = await loadWithParts(parts);
+    expect(run.violations).toEqual([]);
+    expect(run.outcome.kind).toBe('load-error');
+  });
+});
