@@ -49,14 +49,6 @@ export interface ColorPixels {
   channels: 1 | 3;
 }
 
-const packRgb = (c: ColorPixels, i: number): number => {
-  if (c.channels === 3) {
-    const o = i * 3;
-    return (c.data[o]! << 16) | (c.data[o + 1]! << 8) | c.data[o + 2]!;
-  }
-  const g = c.data[i]!;
-  return (g << 16) | (g << 8) | g;
-};
 
 /**
  * A depth image (32FC1, metres along the optical axis, row-major h×w) → an organized cloud in the
@@ -80,6 +72,9 @@ export function depthToPointCloud(depth: Float32Array, k: Intrinsics, header: He
   let dense = true;
   let i = 0;
   let o = 0;
+  // One loop per colour layout, so the per-pixel work has no loop-invariant branches.
+  const src = color?.data;
+  const channels = color?.channels ?? 0;
   for (let v = 0; v < h; v++) {
     const yv = sy[v]!;
     for (let u = 0; u < w; u++, i++, o += stride) {
@@ -92,8 +87,12 @@ export function depthToPointCloud(depth: Float32Array, k: Intrinsics, header: He
         out[o] = out[o + 1] = out[o + 2] = NaN;
         dense = false;
       }
-      if (rgb) rgb[o + 3] = packRgb(color!, i);
     }
+  }
+  if (rgb && src && channels === 3) {
+    for (let p = 0, c = 0, q = 3; p < w * h; p++, c += 3, q += 4) rgb[q] = (src[c]! << 16) | (src[c + 1]! << 8) | src[c + 2]!;
+  } else if (rgb && src) {
+    for (let p = 0, q = 3; p < w * h; p++, q += 4) rgb[q] = src[p]! * 0x010101;
   }
   return pointCloud(header, w, h, color !== undefined, buffer, dense);
 }
