@@ -249,6 +249,8 @@ describe('RangeCamera relay', () => {
     expect(t.messages('Kinect/camera_info').length).toBe(3);
     expect(t.messages('Kinect/depth/camera_info').length).toBe(3);
     expect(t.messages('Kinect/image_raw').length).toBe(0);
+    // Theta is a dual-fisheye camera: its CameraInfo is "uncalibrated" and only accompanies images.
+    expect(t.messages('Theta/camera_info').length).toBe(0);
     const standalone = t.last<CameraInfo>('Kinect/camera_info')!;
     expect(standalone.header).toEqual({ stamp: { sec: 1000, nanosec: 99_999_999 }, frame_id: `${PREFIX}Kinect_optical_frame` });
 

@@ -204,3 +204,21 @@ describe('CameraInfo', () => {
     expect(left).toBeCloseTo(-0.5, 9);
   });
 });
+
+describe('deviceInfo (for info --json)', () => {
+  it('lists Tank devices with frames and typed topics, prefixed', async () => {
+    const { deviceInfo } = await import('../src/devices/info.js');
+    const model = modelFromOracle(oracleEntry('choreonoid/share/model/Tank/Tank.body').oracle);
+    const info = deviceInfo(model, deviceFrames(model), 'r1/');
+    expect(info.map((d) => d.name)).toEqual(model.devices.map((d) => d.name));
+    expect(info.find((d) => d.name === 'VLP-16')).toEqual({
+      name: 'VLP-16',
+      type: 'RangeSensor',
+      link: 'TURRET_P',
+      frames: { device: 'r1/VLP-16', optical: 'r1/VLP-16_optical_frame', scan: 'r1/VLP-16_scan_frame' },
+      topics: [{ name: 'VLP_16/points', type: 'sensor_msgs/msg/PointCloud2', frame_id: 'r1/VLP-16_scan_frame' }],
+    });
+    expect(info.find((d) => d.name === 'Light')).toEqual({ name: 'Light', type: 'SpotLight', link: 'TURRET_P', frames: { device: 'r1/Light' }, topics: [] });
+    expect(JSON.parse(JSON.stringify(info))).toEqual(info);
+  });
+});

@@ -115,7 +115,9 @@ function cameraInfoStream(
   const publish = (stamp: Time, width = params.width, height = params.height): void => {
     publisher.publish(cameraInfo({ ...params, width, height }, header(stamp, frameId)));
   };
-  if (relay.params.cameraInfoWithoutImages && params.frame_rate > 0) {
+  // Standalone CameraInfo exists so rviz can draw the frustum; a non-pinhole (fisheye) camera's
+  // CameraInfo is "uncalibrated" and draws nothing, so it only goes out with images.
+  if (relay.params.cameraInfoWithoutImages && params.frame_rate > 0 && cameraIntrinsics(params) !== null) {
     relay.stops.push(
       relay.transport.timer(1000 / params.frame_rate, () => {
         if (!imageSinceTick) publish(relay.transport.now());
