@@ -190,13 +190,14 @@ function readStatement(st: State, topLevel: boolean): VrmlNode | null {
         // "DEF Transform { ... }" (a name but no type) is in real files, e.g. Choreonoid's own
         // Tank/resource/tank.wrl; Choreonoid reads the name as the type too.
         warn(st, `DEF ${name} has no node type; read as DEF ${name} ${name}`, start);
-        const node = readNode(st, name, typeStart, name);
+        const node = readNode(st, name, start, name);
         st.defs.set(name, node);
         return node;
       }
       const type = expectId(s, `a node type after DEF ${name}`, pathText(st));
       if (type === 'Script') fail(st, 'a DEF Script node is not supported', typeStart);
-      const node = readNode(st, type, typeStart, name);
+      // A DEF'd node is located at its DEF, where a reader looks for it.
+      const node = readNode(st, type, start, name);
       st.defs.set(name, node);
       return node;
     }
