@@ -297,9 +297,12 @@ describe('Camera relay', () => {
     t.clear();
     t.inject('/SampleRobot/VISION_SENSOR1', { ...mono, data: new Uint8Array(100) });
     t.inject('/SampleRobot/VISION_SENSOR1', { ...mono, data: new Uint8Array(100) });
+    // A well-formed image of another size cannot go out with this camera's CameraInfo.
+    t.inject('/SampleRobot/VISION_SENSOR1', { ...mono, width: 160, step: 160, data: new Uint8Array(160 * 240) });
     // choreonoid_ros publishes a 0×0 image with an empty encoding for cameras without an image.
     t.inject('/SampleRobot/VISION_SENSOR1', { ...mono, width: 0, height: 0, step: 0, encoding: '', data: new Uint8Array(0) });
     expect(t.published.length).toBe(0);
+    // One warning per device and kind of problem, not one per message.
     expect(t.logs.filter((l) => l.level === 'warn').length).toBe(1);
     // No timers were started, and no CameraInfo goes out on its own.
     t.advance(500);

@@ -110,10 +110,10 @@ function cameraInfoStream(
   params: CameraParams,
   frameId: string,
   publisher: Publisher<CameraInfo>,
-): (stamp: Time, width?: number, height?: number) => void {
+): (stamp: Time) => void {
   let imageSinceTick = false;
-  const publish = (stamp: Time, width = params.width, height = params.height): void => {
-    publisher.publish(cameraInfo({ ...params, width, height }, header(stamp, frameId)));
+  const publish = (stamp: Time): void => {
+    publisher.publish(cameraInfo(params, header(stamp, frameId)));
   };
   // Standalone CameraInfo exists so rviz can draw the frustum; a non-pinhole (fisheye) camera's
   // CameraInfo is "uncalibrated" and draws nothing, so it only goes out with images.
@@ -125,28 +125,38 @@ function cameraInfoStream(
       }),
     );
   }
-  return (stamp, width, height) => {
+  return (stamp) => {
     imageSinceTick = true;
-    publish(stamp, width, height);
+    publish(stamp);
   };
 }
 
-function relayImage(relay: Relay, label: string, topic: string, frameId: string, image: Publisher<Image>, info: (stamp: Time, w: number, h: number) => void): void {
+function relayImage(
+  relay: Relay,
+  params: CameraParams,
+  label: string,
+  topic: string,
+  frameId: string,
+  image: Publisher<Image>,
+  info: (stamp: Time) => void,
+): void {
   subscribe<Image>(relay, topic, MessageType.Image, label, (m) => {
-    const problem = imageProblem(m);
+    // The size check also drops the n×1 colour "image" of an unorganized range camera
+    // (GLRangeCameraSimulator keeps only valid pixels), whose colours travel in the cloud's rgb.
+    const problem = imageProblem(m) ?? (m.width !== params.width || m.height !== params.height ? `size ${m.width}×${m.height}, the camera is ${params.width}×${params.height}` : null);
     if (problem) {
       relay.warnOnce(`${label}:image`, `${label}: dropped an image from ${topic}: ${problem}`);
       return;
     }
     image.publish({ ...m, header: header(m.header.stamp, frameId) });
-    info(m.header.stamp, m.width, m.height);
+    info(m.header.stamp);
   });
 }
 
 function startCamera(relay: Relay, d: Extract<Device, { type: 'Camera' }>, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
   const frameId = prefixed(relay.framePrefix, set.topics[0]!.frame);
   const info = cameraInfoStream(relay, d.params, frameId, pubs.camera_info as Publisher<CameraInfo>);
-  if (input) relayImage(relay, set.frame, upstreamTopics(input).image, frameId, pubs.image as Publisher<Image>, info);
+  if (input) relayImage(relay, d.params, set.frame, upstreamTopics(input).image, frameId, pubs.image as Publisher<Image>, info);
 }
 
 function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera' }>, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
@@ -156,7 +166,7 @@ function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera'
   const depthInfo = cameraInfoStream(relay, p, frameId, pubs.depth_camera_info as Publisher<CameraInfo>);
   if (color) {
     const info = cameraInfoStream(relay, p, frameId, pubs.camera_info as Publisher<CameraInfo>);
-    if (input) relayImage(relay, set.frame, upstreamTopics(input).image, frameId, pubs.image as Publisher<Image>, info);
+    if (input) relayImage(relay, d.params, set.frame, upstreamTopics(input).image, frameId, pubs.image as Publisher<Image>, info);
   }
   const k = cameraIntrinsics(p);
   if (!input || !k) return;
