@@ -137,7 +137,12 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   const descriptionPub: Publisher<StringMsg> = transport.publisher(Topics.robotDescription, MessageType.String, latchedQoS);
   const tfPub: Publisher<TFMessage> = transport.publisher(Topics.tf, MessageType.TFMessage, tfQoS);
   const tfStaticPub: Publisher<TFMessage> = transport.publisher(Topics.tfStatic, MessageType.TFMessage, latchedQoS);
-  const jointStatePub: Publisher<JointState> = transport.publisher(Topics.jointStates, MessageType.JointState, tfQoS);
+  // joint_state_publisher's QoS: reliable, volatile, depth 10.
+  const jointStatePub: Publisher<JointState> = transport.publisher(Topics.jointStates, MessageType.JointState, {
+    reliability: 'reliable',
+    durability: 'volatile',
+    depth: 10,
+  });
   const nowNs = (): bigint => stampNs(transport.now());
 
   const report = (issue: JointStateIssue): void => {

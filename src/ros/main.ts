@@ -60,9 +60,14 @@ async function main(argv: string[]): Promise<number> {
 
   const ros = await startRosNode(loaded.rcl, argv);
   const initial = { ...ros.initialParams } as Partial<BridgeParams>;
-  if (!initial.body_file && positional) {
-    initial.body_file = resolve(positional);
-    ros.setParameter('body_file', initial.body_file);
+  if (!initial.body_file) {
+    // A first look needs no arguments: the command line's file, else the bundled example.
+    const file = positional ? resolve(positional) : bundledExample();
+    if (file) {
+      if (!positional) ros.transport.log.info(`body_file is not set: serving the bundled example ${file}`);
+      initial.body_file = file;
+      ros.setParameter('body_file', file);
+    }
   }
   const bridge = startBridge(
     {

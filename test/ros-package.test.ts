@@ -1,0 +1,187 @@
+// The ROS 2 package around the node: launch files compile and declare their arguments, the params
+// file documents every parameter with its default, package.xml / CMakeLists.txt configure, the
+// installed launcher finds the app and the bundled models, and the dry run without ROS 2 reports.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { paramSpecs } from '../src/ros/params.js';
+import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-package-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const read = (rel: string): string => readFileSync(join(projectRoot, rel), 'utf8');
+const withoutRos = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env };
+  delete env.AMENT_PREFIX_PATH;
+  return env;
+};
+const mainJs = join(projectRoot, 'dist', 'ros', 'main.js');
+function requireBuild(): void {
+  if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run \`npm run build\` (npm test does) first`);
+}
+
+describe('launch files', () => {
+  const files = ['launch/bridge.launch.py', 'launch/display.launch.py'];
+
+  it('compile with python3 -m py_compile', () => {
+    const r = spawnSync('python3', ['-m', 'py_compile', ...files], {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPYCACHEPREFIX: join(scratch, 'pycache') },
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('declare the documented arguments, pass them as parameters and show a remapping', () => {
+    // Read the launch descriptions' structure with Python's own parser (no launch_ros needed).
+    const script = `
+import ast, json, sys
+out = {}
+for path in sys.argv[1:]:
+    tree = ast.parse(open(path).read())
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+    args = [c.args[0].value for c in calls if c.func.id == 'DeclareLaunchArgument']
+    nodes = [{k.arg: ast.unparse(k.value) for k in c.keywords} for c in calls if c.func.id == 'Node']
+    out[path] = {'args': args, 'nodes': nodes}
+print(json.dumps(out))`;
+    const r = spawnSync('python3', ['-c', script, ...files], { cwd: projectRoot, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const info = JSON.parse(r.stdout) as Record<string, { args: string[]; nodes: Record<string, string>[] }>;
+    const bridge = info['launch/bridge.launch.py']!;
+    expect(bridge.args).toEqual(expect.arrayContaining(['body_file', 'namespace', 'frame_prefix', 'use_sim_time', 'params_file']));
+    const node = bridge.nodes[0]!;
+    expect(node.package).toBe("'body_bridge'");
+    expect(node.executable).toBe("'body_bridge'");
+    expect(node.remappings).toContain("'joint_states'");
+    for (const p of ['body_file', 'frame_prefix', 'use_sim_time', 'params_file']) expect(node.parameters).toContain(`'${p}'`);
+    const display = info['launch/display.launch.py']!;
+    expect(display.nodes.map((n) => n.package)).toEqual(["'joint_state_publisher_gui'", "'rviz2'"]);
+    expect(display.nodes[1]!.arguments).toContain("'-d'");
+  });
+});
+
+describe('config', () => {
+  it('bridge.params.yaml sets every parameter to its default under /** (lists, which rcl cannot type empty, as comments)', () => {
+    const text = read('config/bridge.params.yaml');
+    const doc = parse(text) as Record<string, { ros__parameters: Record<string, unknown> }>;
+    const values = doc['/**']!.ros__parameters;
+    for (const s of paramSpecs) {
+      if (s.kind === 'string_array') {
+        expect(text, s.name).toMatch(new RegExp(`^\\s*# ${s.name}: \\[`, 'm'));
+        expect(values).not.toHaveProperty(s.name);
+      } else {
+        expect(values[s.name], s.name).toEqual(s.default);
+      }
+    }
+    expect(Object.keys(values).sort()).toEqual([...paramSpecs.filter((s) => s.kind !== 'string_array').map((s) => s.name), 'use_sim_time'].sort());
+  });
+
+  it('display.rviz shows the RobotModel from the latched robot_description topic, TF and the sensor displays', () => {
+    const rviz = parse(read('config/display.rviz')) as { 'Visualization Manager': { Displays: Record<string, unknown>[] } };
+    const displays = rviz['Visualization Manager'].Displays;
+    const robot = displays.find((d) => d.Class === 'rviz_default_plugins/RobotModel') as Record<string, unknown>;
+    expect(robot['Description Source']).toBe('Topic');
+    expect(robot['Description Topic']).toMatchObject({ Value: 'robot_description', 'Durability Policy': 'Transient Local', 'Reliability Policy': 'Reliable' });
+    expect(displays.map((d) => d.Class)).toEqual(
+      expect.arrayContaining(['rviz_default_plugins/TF', 'rviz_default_plugins/Image', 'rviz_default_plugins/LaserScan', 'rviz_default_plugins/PointCloud2']),
+    );
+  });
+});
+
+describe('ament package', () => {
+  it('package.xml is format 3, body_bridge, ament_cmake, with node and launch run-time dependencies', () => {
+    const xml = read('package.xml');
+    expect(xml).toMatch(/<package format="3">/);
+    expect(xml).toMatch(/<name>body_bridge<\/name>/);
+    expect(xml).toMatch(/<buildtool_depend>ament_cmake<\/buildtool_depend>/);
+    expect(xml).toMatch(/<build_type>ament_cmake<\/build_type>/);
+    for (const dep of ['nodejs', 'ros2launch', 'launch_ros']) expect(xml).toContain(`<exec_depend>${dep}</exec_depend>`);
+    for (const dep of ['std_msgs', 'sensor_msgs', 'tf2_msgs', 'rcl']) expect(xml).toContain(`<depend>${dep}</depend>`);
+    const version = (JSON.parse(read('package.json')) as { version: string }).version;
+    expect(xml).toContain(`<version>${version}</version>`);
+  });
+
+  it('CMakeLists.txt configures (ament_cmake stubbed) and its launcher runs the app with the installed models', () => {
+    requireBuild();
+    requireShared();
+    const stub = join(scratch, 'stub');
+    mkdirSync(stub, { recursive: true });
+    writeFileSync(join(stub, 'ament_cmakeConfig.cmake'), 'macro(ament_package)\nendmacro()\n');
+    const build = join(scratch, 'cmake-build');
+    const r = spawnSync('cmake', ['-S', projectRoot, '-B', build, `-Dament_cmake_DIR=${stub}`], { encoding: 'utf8' });
+    expect(r.error, 'cmake must be installed').toBeUndefined();
+    expect(r.status, r.stderr).toBe(0);
+    const launcher = join(build, 'body_bridge');
+    expect(statSync(launcher).isFile()).toBe(true);
+
+    // The installed layout, with this checkout's dist/ standing in for the built app.
+    const prefix = join(scratch, 'install');
+    mkdirSync(join(prefix, 'lib', 'body_bridge'), { recursive: true });
+    mkdirSync(join(prefix, 'lib', 'body_bridge_app'), { recursive: true });
+    mkdirSync(join(prefix, 'share', 'body_bridge', 'models'), { recursive: true });
+    copyFileSync(launcher, join(prefix, 'lib', 'body_bridge', 'body_bridge'));
+    chmodSync(join(prefix, 'lib', 'body_bridge', 'body_bridge'), 0o755);
+    symlinkSync(join(projectRoot, 'dist'), join(prefix, 'lib', 'body_bridge_app', 'dist'));
+    symlinkSync(join(projectRoot, 'node_modules'), join(prefix, 'lib', 'body_bridge_app', 'node_modules'));
+    copyFileSync(join(projectRoot, 'package.json'), join(prefix, 'lib', 'body_bridge_app', 'package.json'));
+    copyFileSync(join(corpusDir, 'choreonoid-legacy-wrl/share/model/misc/box1.wrl'), join(prefix, 'share', 'body_bridge', 'models', 'box1.wrl'));
+
+    const env = withoutRos();
+    delete env.BODY_BRIDGE_MODELS;
+    const run = spawnSync(join(prefix, 'lib', 'body_bridge', 'body_bridge'), [], { encoding: 'utf8', env });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('ROS 2 is not sourced');
+    expect(run.stdout).toContain(`from ${join(prefix, 'share', 'body_bridge', 'models', 'box1.wrl')}`);
+  });
+});
+
+describe('dry run without ROS 2', () => {
+  it('prints topics with types and QoS, static and moving frames and a URDF summary, and exits 0', () => {
+    requireBuild();
+    requireShared();
+    const model = join(corpusDir, 'choreonoid/share/model/Tank/Tank.body');
+    const r = spawnSync(process.execPath, [mainJs, model, '--ros-args', '-p', 'frame_prefix:=t1/', '-p', `mesh_dir:=${join(scratch, 'meshes')}`], {
+      encoding: 'utf8',
+      env: withoutRos(),
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const out = r.stdout;
+    expect(out).toContain('ROS 2 is not sourced');
+    expect(out).toMatch(/publishes\s+robot_description\s+std_msgs\/msg\/String\s+reliable, transient_local, depth 1/);
+    expect(out).toMatch(/publishes\s+\/tf_static\s+tf2_msgs\/msg\/TFMessage\s+reliable, transient_local, depth 1/);
+    expect(out).toMatch(/subscribes joint_states\s+sensor_msgs\/msg\/JointState\s+best_effort/);
+    expect(out).toMatch(/static\s+t1\/TURRET_P -> t1\/Kinect\n/);
+    expect(out).toMatch(/moving\s+t1\/CHASSIS -> t1\/TURRET_Y\s+\[revolute joint TURRET_Y\]/);
+    expect(out).toMatch(/URDF \(robot_description\): \d+ links, \d+ joints \(2 revolute, \d+ fixed\)/);
+    expect(out).toContain('frame_prefix = "t1/"');
+  });
+
+  // Where rclnodejs is built, a sourced ROS 2 starts the real node instead (test/ros-live.test.ts).
+  it.skipIf(existsSync(join(projectRoot, 'node_modules', 'rclnodejs')))('says why when ROS 2 is sourced but rclnodejs cannot be loaded, and still reports', () => {
+    requireBuild();
+    requireShared();
+    const model = join(corpusDir, 'choreonoid-legacy-wrl/share/model/misc/box1.wrl');
+    const r = spawnSync(process.execPath, [mainJs, model], {
+      encoding: 'utf8',
+      env: { ...withoutRos(), AMENT_PREFIX_PATH: join(scratch, 'no-ros'), NODE_PATH: '' },
+      cwd: scratch,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/rclnodejs cannot be loaded/);
+  });
+
+  it('exits 1 with the located error when the model does not load', () => {
+    requireBuild();
+    const bad = join(scratch, 'bad.body');
+    writeFileSync(bad, 'format: ChoreonoidBody\nformat_version: 2.0\nlinks: 12\n');
+    const r = spawnSync(process.execPath, [mainJs, bad], { encoding: 'utf8', env: withoutRos() });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(`No model could be served from ${bad}`);
+    expect(r.stdout).toContain(`${bad}:`);
+  });
+});
