@@ -178,6 +178,15 @@ describe('ElevationGrid and IndexedFaceSet', () => {
     for (const nrm of normals(m)) expect(Math.sign(nrm[2]) * Math.sign(normals(m)[0]![2])).toBe(1);
   });
 
+  it('a concave quad is split along its inner diagonal', () => {
+    // Dart: corner 2 is reflex, so the diagonal 0-2 lies inside and 1-3 would leave the quad.
+    for (const faces of [[[0, 1, 2, 3]], [[1, 2, 3, 0]]]) {
+      const m = tessellate({ kind: 'mesh', vertices: [[0, 0, 0], [2, 1, 0], [0.5, 0.5, 0], [1, 2, 0]], faces, ccw: true, creaseAngle: 0 });
+      expect(area(m)).toBeCloseTo(0.5, 12); // shoelace area of the dart
+      for (const nrm of normals(m)) expect(nrm[2]).toBeGreaterThan(0);
+    }
+  });
+
   it('ear clipping keeps the polygon area for concave outlines in either winding', () => {
     const outline: [number, number][] = [[0, 0], [4, 0], [4, 4], [3, 4], [3, 1], [1, 1], [1, 4], [0, 4]];
     for (const poly of [outline, [...outline].reverse()]) {

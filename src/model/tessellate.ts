@@ -377,10 +377,32 @@ function polygonMesh(vertices: Vec3[], faces: number[][], ccw: boolean): Triangl
       tri(face[0]!, face[1]!, face[2]!);
       continue;
     }
+    if (face.length === 4) {
+      // Quads are the common case: split along the diagonal that separates the other two corners.
+      const [a, bq, c, d] = face as [number, number, number, number];
+      if (diagonalSeparates(vertices[a]!, vertices[c]!, vertices[bq]!, vertices[d]!)) {
+        tri(a, bq, c);
+        tri(a, c, d);
+      } else {
+        tri(bq, c, d);
+        tri(bq, d, a);
+      }
+      continue;
+    }
     const local = triangulatePolygon3d(face.map((i) => vertices[i]!));
     for (let t = 0; t < local.length; t += 3) tri(face[local[t]!]!, face[local[t + 1]!]!, face[local[t + 2]!]!);
   }
   return b.build();
+}
+
+/** True when p and q lie on opposite sides of the line a–c (in their common plane): a–c is then a valid diagonal. */
+function diagonalSeparates(a: Vec3, c: Vec3, p: Vec3, q: Vec3): boolean {
+  const ux = c[0] - a[0], uy = c[1] - a[1], uz = c[2] - a[2];
+  const px = p[0] - a[0], py = p[1] - a[1], pz = p[2] - a[2];
+  const qx = q[0] - a[0], qy = q[1] - a[1], qz = q[2] - a[2];
+  const n1x = uy * pz - uz * py, n1y = uz * px - ux * pz, n1z = ux * py - uy * px;
+  const n2x = uy * qz - uz * qy, n2y = uz * qx - ux * qz, n2z = ux * qy - uy * qx;
+  return n1x * n2x + n1y * n2y + n1z * n2z <= 0;
 }
 
 /** Projects a 3D polygon onto the plane its Newell normal is most aligned with, then ear-clips it. */
