@@ -483,6 +483,24 @@ describe('Imu, acceleration, gyro and force relay', () => {
     close(t.last<WrenchStamped>('LeftAnkleForceSensor/wrench')!.wrench.force, { x: F.x / 1000, y: F.y / 1000, z: F.z / 1000 });
   });
 
+  it('keeps running when the transport rejects an input topic name', () => {
+    const model = load('choreonoid/share/model/SR1/SR1.body');
+    const t = createMemoryTransport();
+    const picky = {
+      ...t,
+      subscribe: ((topic, type, qos, cb) => {
+        if (topic.includes('Gyro')) throw new Error('invalid topic name');
+        return t.subscribe(topic, type, qos, cb);
+      }) as typeof t.subscribe,
+    };
+    const stop = startDeviceBridge({ model, frames: deviceFrames(model), transport: picky, framePrefix: '', params: defaultDeviceBridgeParams });
+    expect(t.logs.some((l) => l.level === 'warn' && l.message.includes('/SR1/WaistGyro'))).toBe(true);
+    t.inject('/SR1/WaistIMU', blankImu('WaistIMU'));
+    expect(t.messages('WaistIMU/imu').length).toBe(1);
+    stop();
+    expect(t.active()).toEqual({ subscriptions: 0, timers: 0 });
+  });
+
   it('survives hostile input without throwing out of a callback', () => {
     const { t } = start(load('choreonoid/share/model/Tank/Tank.body'));
     expect(() => t.inject('/Tank/ACCEL_SENSOR', { header: header('x') })).not.toThrow();

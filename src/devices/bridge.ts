@@ -79,16 +79,21 @@ interface Relay {
 const header = (stamp: Time, frameId: string): Header => ({ stamp: { sec: stamp.sec, nanosec: stamp.nanosec }, frame_id: frameId });
 
 function subscribe<T>(relay: Relay, topic: string, type: Parameters<Transport['subscribe']>[1], label: string, handle: (m: T) => void): void {
-  relay.stops.push(
-    relay.transport.subscribe<T>(topic, type, sensorDataQoS, (m) => {
-      // A malformed message from outside must never take the node down.
-      try {
-        handle(m);
-      } catch (e) {
-        relay.warnOnce(`${label}:exception`, `${label}: dropped a message from ${topic}: ${(e as Error).message}`);
-      }
-    }),
-  );
+  const onMessage = (m: T): void => {
+    // A malformed message from outside must never take the node down.
+    try {
+      handle(m);
+    } catch (e) {
+      relay.warnOnce(`${label}:exception`, `${label}: dropped a message from ${topic}: ${(e as Error).message}`);
+    }
+  };
+  try {
+    relay.stops.push(relay.transport.subscribe<T>(topic, type, sensorDataQoS, onMessage));
+  } catch (e) {
+    // An input name ROS rejects (a device name with spaces, a bad inputNamespace) loses that
+    // device's data, not the node.
+    relay.transport.log.warn(`${label}: cannot subscribe to ${topic}: ${(e as Error).message}`);
+  }
 }
 
 /** Checks an incoming image; returns why it is unusable, or null. */
