@@ -265,7 +265,7 @@ function readNode(st: State, type: string, start: number, defName?: string): Vrm
         st.s.pos++;
         break;
       }
-      if (c === -1) fail(st, `unterminated ${type} node: no '}' matches this '{'`, open);
+      if (c === -1) fail(st, `unterminated ${type} node: no '}' matches its '{'`, start);
       const fieldStart = st.s.pos;
       const name = readId(st.s);
       if (name === null) fail(st, `expected a field name or '}' in ${type}, found ${describeNext(st.s)}`);
@@ -283,6 +283,10 @@ function readNode(st: State, type: string, start: number, defName?: string): Vrm
     if (type === 'Inline') resolveInline(st, node, start);
     if (proto) node.actual = instantiate(st, node, proto, start);
     return node;
+  } catch (e) {
+    // The JavaScript stack can run out before maxDepth; report it here, where the place is known.
+    if (e instanceof RangeError) fail(st, `nodes nested too deeply to read (the stack ran out at depth ${st.depth})`, start);
+    throw e;
   } finally {
     st.path.pop();
     st.depth--;
@@ -362,15 +366,17 @@ function readValue(st: State, type: FieldType, category: NodeCategory | 'any'): 
       }
       return readChildNode(st, category);
     case 'MFString': {
+      const open = (skipSpace(s), s.pos);
       if (!accept(s, '[')) return [readValue(st, 'SFString', category) as string];
       const out: string[] = [];
       while (!accept(s, ']')) {
-        if (peek(s) === -1) fail(st, "unterminated list: expected ']'");
+        if (peek(s) === -1) fail(st, "unterminated list: no ']' matches this '['", open);
         out.push(readValue(st, 'SFString', category) as string);
       }
       return out;
     }
     case 'MFNode': {
+      const open = (skipSpace(s), s.pos);
       if (!accept(s, '[')) {
         if (peekId(s) === 'NULL') {
           readId(s);
@@ -385,7 +391,7 @@ function readValue(st: State, type: FieldType, category: NodeCategory | 'any'): 
           s.pos++;
           break;
         }
-        if (c === -1) fail(st, "unterminated node list: expected ']'");
+        if (c === -1) fail(st, "unterminated node list: no ']' matches this '['", open);
         const id = peekId(s);
         if (id === 'NULL') {
           readId(s);
@@ -415,6 +421,7 @@ function readNumberList(st: State, type: FieldType): number[] {
   const n = VECTOR_SIZE[type]!;
   const isInt = type === 'MFInt32';
   const out: number[] = [];
+  const open = (skipSpace(s), s.pos);
   if (!accept(s, '[')) {
     for (let i = 0; i < n; i++) out.push(isInt ? readInt(st) : readFloat(st));
     return out;
@@ -427,14 +434,14 @@ function readNumberList(st: State, type: FieldType): number[] {
       s.pos++;
       break;
     }
-    if (c === -1) fail(st, `unterminated ${type} list: expected ']'`);
+    if (c === -1) fail(st, `unterminated ${type} list: no ']' matches this '['`, open);
     const v = readNumberOrNone(s);
     if (v === undefined) fail(st, `expected a number or ']' in the ${type} list, found ${describeNext(s)}`);
     if (isInt && !Number.isInteger(v)) fail(st, `expected an integer in the ${type} list, found ${v}`);
     out.push(v);
   }
   if (out.length % n !== 0) {
-    fail(st, `${type} needs groups of ${n} numbers, but the list has ${out.length}`);
+    fail(st, `${type} needs groups of ${n} numbers, but the list has ${out.length}`, open);
   }
   return out;
 }
