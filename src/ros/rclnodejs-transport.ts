@@ -128,18 +128,17 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
     const declared = node.declareParameter(new rcl.Parameter(spec.name, type, spec.default), descriptor);
     initialParams[spec.name] = fromParameterValue(declared.value) as ParamValue;
   }
-  // Read-only to everyone else: robot_description follows body_file, so only this process may set it.
-  node.declareParameter(
-    new rcl.Parameter('robot_description', PARAMETER_STRING as Rcl.ParameterType, ''),
-    new rcl.ParameterDescriptor(
-      'robot_description',
-      PARAMETER_STRING as Rcl.ParameterType,
-      'URDF of the served model (read-only: set body_file to change it)',
-      false,
-    ),
+  // robot_description follows body_file: read-only for every client (ros2 param describe says so and
+  // rclnodejs refuses their sets), lifted only for the instant this process mirrors a reload into it.
+  let settingDescription = false;
+  const descriptionDescriptor = new rcl.ParameterDescriptor(
+    'robot_description',
+    PARAMETER_STRING as Rcl.ParameterType,
+    'URDF of the served model (read-only: set body_file to change it)',
     true,
   );
-  let settingDescription = false;
+  Object.defineProperty(descriptionDescriptor, 'readOnly', { get: () => !settingDescription });
+  node.declareParameter(new rcl.Parameter('robot_description', PARAMETER_STRING as Rcl.ParameterType, ''), descriptionDescriptor, true);
 
   const log: Logger = {
     debug: (m) => void logger.debug(m),
@@ -148,12 +147,21 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
     error: (m) => void logger.error(m),
   };
 
+  // The device relay asks for its publishers again after every reload; one rclnodejs publisher per
+  // topic, type and QoS serves them all instead of piling up publishers on the graph.
+  const publishers = new Map<string, Rcl.Publisher<MessageTypeName>>();
   const transport: Transport = {
     publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T> {
-      const pub = node.createPublisher(type, topic, { qos: toRclQoS(rcl, qos) });
+      const key = JSON.stringify([topic, type, qos]);
+      let pub = publishers.get(key);
+      if (!pub) {
+        pub = node.createPublisher(type, topic, { qos: toRclQoS(rcl, qos) });
+        publishers.set(key, pub);
+      }
+      const target = pub;
       return {
         topic,
-        publish: (message: T) => pub.publish(message as Parameters<typeof pub.publish>[0]),
+        publish: (message: T) => target.publish(message as Parameters<typeof target.publish>[0]),
       };
     },
     subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
@@ -186,6 +194,7 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
         const changes: Record<string, unknown> = {};
         for (const p of parameters) {
           if (p.name === 'robot_description') {
+            // Only reaches here while this process updates it (the descriptor is read-only otherwise).
             if (!settingDescription) return { successful: false, reason: 'robot_description is read-only: set body_file instead' };
           } else if (specOf(p.name)) {
             changes[p.name] = fromParameterValue(p.value);
