@@ -318,6 +318,31 @@ describe('Camera relay', () => {
     expect(subs).toContain('/sim/robot/VISION_SENSOR1');
     expect(subs).toContain('/custom/eye');
     expect(subs).not.toContain('/sim/robot/VISION_SENSOR2');
+    expect(t.logs.filter((l) => l.level === 'warn')).toEqual([]);
+    const typo = start(model, { inputTopics: { VISION_SENSOR9: '/x' } }).t;
+    expect(typo.logs.map((l) => l.message)).toEqual([expect.stringContaining('no device named "VISION_SENSOR9"')]);
+  });
+
+  it('reads a cloud whose data arrives as a plain number array', () => {
+    const model = load('choreonoid/share/model/Tank/Tank.body');
+    const { t } = start(model);
+    const p = (model.devices.find((x) => x.name === 'VLP-16') as Extract<Device, { type: 'RangeSensor' }>).params;
+    const q = f32(choreonoidSamplePoint(p, 5, 2));
+    const bytes = new Uint8Array(new Float32Array(q).buffer);
+    const cloud = {
+      header: { stamp: stampFromSec(1), frame_id: 'VLP-16' },
+      height: 1,
+      width: 1,
+      fields: ['x', 'y', 'z'].map((name, j) => ({ name, offset: 4 * j, datatype: 7, count: 4 })),
+      is_bigendian: false,
+      point_step: 12,
+      row_step: 12,
+      data: Array.from(bytes),
+      is_dense: true,
+    };
+    t.inject('/Tank/VLP_16/point_cloud', cloud);
+    const out = t.last<PointCloud2>('VLP_16/points')!;
+    expectNear(mulVec(localRotation(model, 'VLP-16_scan_frame'), readXyz(out, 0)), q, 1e-6, 'point');
   });
 });
 

@@ -269,6 +269,10 @@ export function startDeviceBridge(ctx: DeviceBridgeContext): () => void {
   };
   const namespace = params.inputNamespace !== '' ? params.inputNamespace : model.name !== '' ? defaultInputNamespace(model.name) : '';
   const framesByDevice = new Map(frames.map((f) => [f.device, f]));
+  const deviceNames = new Set(model.devices.map((d) => d.name));
+  for (const name of Object.keys(params.inputTopics)) {
+    if (!deviceNames.has(name)) transport.log.warn(`inputTopics: the model has no device named "${name}"`);
+  }
   for (const set of deviceTopics(model, frames)) {
     const d = model.devices[set.device]!;
     const f = framesByDevice.get(set.device)!;

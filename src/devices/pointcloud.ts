@@ -155,8 +155,10 @@ export function cloudLayout(c: PointCloud2): CloudLayout | string {
 }
 
 /** The cloud's bytes as 32-bit words; copies once only when the bytes are not 4-byte aligned. */
-function words(data: Uint8Array): { f32: Float32Array; u32: Uint32Array } {
-  const aligned = data.byteOffset % 4 === 0 ? data : data.slice();
+function words(data: Uint8Array | ArrayLike<number>): { f32: Float32Array; u32: Uint32Array } {
+  // A transport may hand over uint8[] as a plain array; typed views need bytes.
+  const bytes = data instanceof Uint8Array ? data : Uint8Array.from(data);
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const n = aligned.byteLength >> 2;
   return { f32: new Float32Array(aligned.buffer, aligned.byteOffset, n), u32: new Uint32Array(aligned.buffer, aligned.byteOffset, n) };
 }
