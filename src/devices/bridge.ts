@@ -107,8 +107,8 @@ function imageProblem(m: Image): string | null {
 }
 
 /**
- * CameraInfo for a camera and a timer that publishes it on its own while no image comes. `seen()`
- * is called with every image, which also publishes the CameraInfo with the image's stamp.
+ * CameraInfo for a camera and a timer that publishes it on its own while no image comes. The
+ * returned function is called with every image's stamp and publishes the CameraInfo with it.
  */
 function cameraInfoStream(
   relay: Relay,
@@ -122,9 +122,11 @@ function cameraInfoStream(
   };
   // Standalone CameraInfo exists so rviz can draw the frustum; a non-pinhole (fisheye) camera's
   // CameraInfo is "uncalibrated" and draws nothing, so it only goes out with images.
-  if (relay.params.cameraInfoWithoutImages && params.frame_rate > 0 && cameraIntrinsics(params) !== null) {
+  const rate = params.frame_rate;
+  if (relay.params.cameraInfoWithoutImages && rate > 0 && Number.isFinite(rate) && cameraIntrinsics(params) !== null) {
     relay.stops.push(
-      relay.transport.timer(1000 / params.frame_rate, () => {
+      // At most 1 kHz, whatever frame_rate a file declares.
+      relay.transport.timer(Math.max(1, 1000 / rate), () => {
         if (!imageSinceTick) publish(relay.transport.now());
         imageSinceTick = false;
       }),
