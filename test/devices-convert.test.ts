@@ -212,3 +212,55 @@ describe('Imu and WrenchStamped', () => {
     expect(m.wrench).toEqual({ force: a, torque: w });
   });
 });
+
+describe('properties', () => {
+  it('every depth pixel of any pinhole camera lands on its own ray at its depth', async () => {
+    const fc = await import('fast-check');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.double({ min: 0.05, max: 3.0, noNaN: true }),
+        fc.double({ min: 0.01, max: 1000, noNaN: true }),
+        (width, height, fov, z) => {
+          const k = cameraIntrinsics({ ...camera, width, height, field_of_view: fov })!;
+          const cloud = depthToPointCloud(new Float32Array(width * height).fill(z), k, header);
+          if (checkMessage('sensor_msgs/msg/PointCloud2', cloud).length > 0) return false;
+          const xyz = new Float32Array(cloud.data.buffer);
+          const zf = Math.fround(z);
+          for (const i of [0, width * height - 1, Math.floor((width * height) / 2)]) {
+            const u = i % width;
+            const v = Math.floor(i / width);
+            const [x, y, zz] = [xyz[3 * i]!, xyz[3 * i + 1]!, xyz[3 * i + 2]!];
+            if (zz !== zf) return false;
+            if (Math.abs((k.fx * x) / zz + k.cx - u) > 1e-3 || Math.abs((k.fy * y) / zz + k.cy - v) > 1e-3) return false;
+          }
+          return true;
+        },
+      ),
+      { numRuns: 200, seed: 5 },
+    );
+  });
+
+  it('LaserScan angle arithmetic reproduces every Choreonoid sample angle', async () => {
+    const fc = await import('fast-check');
+    fc.assert(
+      fc.property(
+        fc.double({ min: -Math.PI, max: 0, noNaN: true }),
+        fc.double({ min: 0, max: Math.PI, noNaN: true }),
+        fc.double({ min: 0.001, max: 0.5, noNaN: true }),
+        (min, max, step) => {
+          // RangeSensor::setYawStep: n = ⌊range/step + 1e-7⌋ + 1.
+          const n = Math.floor((max - min) / step + 1e-7) + 1;
+          const scan = laserScan(scanner({ min_yaw_angle: min, max_yaw_angle: max, yaw_range: max - min, yaw_step: step, num_yaw_samples: n }), new Float32Array(n), header);
+          if (checkMessage('sensor_msgs/msg/LaserScan', scan).length > 0) return false;
+          for (const i of [0, n - 1, Math.floor(n / 3)]) {
+            if (Math.abs(scan.angle_min + i * scan.angle_increment - (min + i * step)) > 1e-9) return false;
+          }
+          return scan.angle_max <= max + 1e-7;
+        },
+      ),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+});
