@@ -9,7 +9,7 @@ import { framePoses, frameTree } from '../src/kinematics/frames.js';
 import { linkWorldPoses } from '../src/kinematics/forward.js';
 import { transformPoint } from '../src/model/math.js';
 import type { Vec3 } from '../src/model/types.js';
-import { toUrdf, writeUrdf } from '../src/urdf/index.js';
+import { toUrdf, writeUrdf, writeUrdfSync } from '../src/urdf/index.js';
 import { readStl } from '../src/urdf/stl.js';
 import { affine, joint, link, pose, sampleRobot, shape } from './support/urdf-models.js';
 import {
@@ -228,6 +228,10 @@ describe('URDF of a hand-built robot with every joint type, shape kind and devic
     const again = await writeUrdf(result);
     expect(again.written).toEqual([]);
     expect(again.reused).toHaveLength(names.length);
+    const sync = writeUrdfSync({ ...result, meshDir: join(dir, 'sync') }, join(dir, 'sync', 'x.urdf'));
+    expect(sync.written).toHaveLength(names.length);
+    expect(readdirSync(join(dir, 'sync')).sort()).toEqual([...names, 'x.urdf'].sort());
+    expect(() => writeUrdfSync({ ...result, meshes: [{ name: '../evil.stl', data: new Uint8Array(1), triangles: 0 }] })).toThrow(/leave the mesh directory/);
   });
 });
 

@@ -2,6 +2,7 @@
 // to a temporary file in the mesh directory and renamed into place, which is atomic on one file
 // system; then the URDF itself the same way.
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -25,6 +26,32 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   }
 }
 
+/** Synchronous writeFileAtomic, for callers that must finish a reload in one step. */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    writeFileSync(tmp, data, { flag: 'wx' });
+    renameSync(tmp, file);
+  } catch (e) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never created, or already renamed
+    }
+    throw e;
+  }
+}
+
+/** The mesh's path in `dir`, refusing any name that would leave it. */
+function meshTarget(dir: string, name: string): string {
+  const target = resolve(dir, name);
+  const rel = relative(dir, target);
+  if (rel === '' || rel.startsWith('..') || rel.includes(sep) || basename(name) !== name) {
+    throw new RangeError(`mesh file name ${JSON.stringify(name)} would leave the mesh directory`);
+  }
+  return target;
+}
+
 export interface WrittenUrdf {
   /** Mesh files written now (existing identical files are kept). */
   written: string[];
@@ -43,11 +70,7 @@ export async function writeUrdf(result: UrdfResult, urdfFile?: string): Promise<
   const out: WrittenUrdf = { written: [], reused: [] };
   if (result.meshes.length > 0) await mkdir(dir, { recursive: true });
   for (const mesh of result.meshes) {
-    const target = resolve(dir, mesh.name);
-    const rel = relative(dir, target);
-    if (rel === '' || rel.startsWith('..') || rel.includes(sep) || basename(mesh.name) !== mesh.name) {
-      throw new RangeError(`mesh file name ${JSON.stringify(mesh.name)} would leave the mesh directory`);
-    }
+    const target = meshTarget(dir, mesh.name);
     // Content-addressed: a file of that name and size already holds these bytes.
     const existing = await stat(target).catch(() => null);
     if (existing?.isFile() && existing.size === mesh.data.length) {
@@ -61,6 +84,35 @@ export async function writeUrdf(result: UrdfResult, urdfFile?: string): Promise<
     const file = resolve(urdfFile);
     await mkdir(dirname(file), { recursive: true });
     await writeFileAtomic(file, result.xml);
+    out.urdfFile = file;
+  }
+  return out;
+}
+
+/** writeUrdf, synchronously (same order and guarantees). */
+export function writeUrdfSync(result: UrdfResult, urdfFile?: string): WrittenUrdf {
+  const dir = resolve(result.meshDir);
+  const out: WrittenUrdf = { written: [], reused: [] };
+  if (result.meshes.length > 0) mkdirSync(dir, { recursive: true });
+  for (const mesh of result.meshes) {
+    const target = meshTarget(dir, mesh.name);
+    let existing = null;
+    try {
+      existing = statSync(target);
+    } catch {
+      // not there yet
+    }
+    if (existing?.isFile() && existing.size === mesh.data.length) {
+      out.reused.push(target);
+      continue;
+    }
+    writeFileAtomicSync(target, mesh.data);
+    out.written.push(target);
+  }
+  if (urdfFile !== undefined) {
+    const file = resolve(urdfFile);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomicSync(file, result.xml);
     out.urdfFile = file;
   }
   return out;
