@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { failAt, ModelLoadError } from '../model/errors.js';
 import { mulMat } from '../model/math.js';
 import { resolveLimits, type LoadOptions } from '../model/options.js';
-import type { Affine, Mat3, RobotModel, Shape } from '../model/types.js';
+import type { Affine, Diagnostic, Mat3, RobotModel, Shape } from '../model/types.js';
 import type { VrmlNode } from './ast.js';
 import { getNodes, nodeLabel } from './fields.js';
 import { buildRobotModel } from './openhrp.js';
@@ -38,12 +38,15 @@ export function loadVrmlModel(file: string, options: LoadOptions = {}): RobotMod
  * All shapes of a plain VRML file, in the file's root frame. With `nodeName`, only the subtree of
  * the first node DEF'd with that name, placed as Choreonoid places a `node:`-selected resource:
  * the rotation and scale of the node and its ancestors are kept, their translations dropped.
+ * Warnings (skipped Script nodes, dropped faces, ...) are appended to `warnings` when given.
  */
-export function loadVrmlShapes(file: string, options: LoadOptions, nodeName?: string): Shape[] {
+export function loadVrmlShapes(file: string, options: LoadOptions, nodeName?: string, warnings?: Diagnostic[]): Shape[] {
   return guard(file, () => {
     const abs = resolve(file);
     const limits = resolveLimits(options);
     const session = createSession(limits);
+    // Warnings go to the caller's list when it passes one (the .body loader's model.warnings).
+    if (warnings) session.warnings = warnings;
     const nodes = parseVrmlFile(abs, session);
     const budget = createBudget(limits.maxTriangles, session.warnings);
     const shapes: Shape[] = [];
