@@ -29,6 +29,9 @@ def generate_launch_description():
         DeclareLaunchArgument(
             'fixed_frame', default_value='base_link',
             description="rviz fixed frame: the model's root link (with frame_prefix), or world_frame"),
+        DeclareLaunchArgument(
+            'joint_states_topic', default_value='joint_states',
+            description="Where joint positions come from, e.g. choreonoid_ros's /<body>/joint_states"),
         DeclareLaunchArgument('gui', default_value='false', description='Start joint_state_publisher_gui'),
         DeclareLaunchArgument(
             'rviz_config', default_value=PathJoinSubstitution([share, 'config', 'display.rviz'])),
@@ -41,6 +44,7 @@ def generate_launch_description():
             'frame_prefix': LaunchConfiguration('frame_prefix'),
             'use_sim_time': LaunchConfiguration('use_sim_time'),
             'params_file': LaunchConfiguration('params_file'),
+            'joint_states_topic': LaunchConfiguration('joint_states_topic'),
         }.items(),
     )
     gui = Node(
@@ -48,6 +52,7 @@ def generate_launch_description():
         executable='joint_state_publisher_gui',
         namespace=LaunchConfiguration('namespace'),
         condition=IfCondition(LaunchConfiguration('gui')),
+        remappings=[('joint_states', LaunchConfiguration('joint_states_topic'))],
         parameters=[{'use_sim_time': ParameterValue(LaunchConfiguration('use_sim_time'), value_type=bool)}],
     )
     rviz = Node(
