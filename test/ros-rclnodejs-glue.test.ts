@@ -1,0 +1,249 @@
+// The rclnodejs layer without ROS 2: startRosNode against a recording stand-in of the part of
+// rclnodejs's API it uses, with the semantics of rclnodejs 2.2's lib/node.js (a declared parameter
+// takes its override unless told not to; a set is refused when the descriptor is read-only, then by
+// the on-set callbacks). `npm run typecheck:ros` checks the same file against rclnodejs's own
+// declarations; test/ros-live.test.ts runs it for real where ROS 2 is sourced.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { paramSpecs } from '../src/ros/params.js';
+import { startRosNode } from '../src/ros/rclnodejs-transport.js';
+import { latchedQoS, sensorDataQoS } from '../src/ros/transport.js';
+
+interface Param {
+  name: string;
+  type: number;
+  value: unknown;
+}
+
+function fakeRclnodejs() {
+  const calls: string[] = [];
+  const state = {
+    initArgv: null as string[] | null,
+    publishers: [] as { type: string; topic: string; qos: FakeQoS; published: unknown[] }[],
+    subscriptions: [] as { type: string; topic: string; options: Record<string, unknown>; callback: (m: unknown) => void; destroyed: boolean }[],
+    timers: [] as { period: bigint; callback: () => void; cancelled: boolean; destroyed: boolean }[],
+    logs: [] as string[],
+    node: null as FakeNode | null,
+  };
+  class Parameter {
+    constructor(
+      readonly name: string,
+      readonly type: number,
+      public value?: unknown,
+    ) {}
+  }
+  class ParameterDescriptor {
+    private readonly _readOnly: boolean;
+    constructor(
+      readonly name: string,
+      readonly type: number,
+      readonly description = '',
+      readOnly = false,
+    ) {
+      this._readOnly = readOnly;
+    }
+    get readOnly(): boolean {
+      return this._readOnly;
+    }
+  }
+  class NodeOptions {
+    parameterOverrides: Param[] = [];
+  }
+  class FakeQoS {
+    static HistoryPolicy = { RMW_QOS_POLICY_HISTORY_KEEP_LAST: 1 };
+    static ReliabilityPolicy = { RMW_QOS_POLICY_RELIABILITY_RELIABLE: 1, RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT: 2 };
+    static DurabilityPolicy = { RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL: 1, RMW_QOS_POLICY_DURABILITY_VOLATILE: 2 };
+    constructor(
+      readonly history: number,
+      readonly depth: number,
+      readonly reliability: number,
+      readonly durability: number,
+    ) {}
+  }
+  class FakeNode {
+    readonly parameters = new Map<string, Param>();
+    readonly descriptors = new Map<string, ParameterDescriptor>();
+    readonly overrides: Map<string, Param>;
+    readonly callbacks: ((ps: Param[]) => { successful: boolean; reason: string })[] = [];
+    constructor(
+      readonly nodeName: string,
+      readonly ns: string,
+      _context: unknown,
+      readonly options: NodeOptions,
+    ) {
+      this.overrides = new Map(options.parameterOverrides.map((p) => [p.name, p]));
+      state.node = this;
+    }
+    getLogger() {
+      const rec = (level: string) => (m: string) => {
+        state.logs.push(`${level}: ${m}`);
+        return true;
+      };
+      return { debug: rec('debug'), info: rec('info'), warn: rec('warn'), error: rec('error') };
+    }
+    getFullyQualifiedName(): string {
+      // rcl applies __ns from the command line.
+      const argv = state.initArgv ?? [];
+      const ns = argv.find((a) => a.startsWith('__ns:='))?.slice(6) ?? '/';
+      return ns === '/' ? `/${this.nodeName}` : `${ns}/${this.nodeName}`;
+    }
+    declareParameter(p: Param, d: ParameterDescriptor, ignoreOverride = false): Param {
+      const chosen = !ignoreOverride && this.overrides.has(p.name) ? this.overrides.get(p.name)! : p;
+      if (chosen.type !== d.type) throw new Error(`type mismatch for ${p.name}`);
+      this.descriptors.set(p.name, d);
+      this.parameters.set(p.name, chosen);
+      return chosen;
+    }
+    setParameter(p: Param): { successful: boolean; reason: string } {
+      const d = this.descriptors.get(p.name);
+      if (!d) return { successful: false, reason: `Parameter ${p.name} has not been declared` };
+      if (d.readOnly) return { successful: false, reason: `Parameter ${p.name} is readonly` };
+      for (const cb of this.callbacks) {
+        const r = cb([p]);
+        if (!r.successful) return r;
+      }
+      this.parameters.set(p.name, p);
+      return { successful: true, reason: '' };
+    }
+    addOnSetParametersCallback(cb: (ps: Param[]) => { successful: boolean; reason: string }): void {
+      this.callbacks.push(cb);
+    }
+    createPublisher(type: string, topic: string, options: { qos: FakeQoS }) {
+      const pub = { type, topic, qos: options.qos, published: [] as unknown[] };
+      state.publishers.push(pub);
+      return { topic, publish: (m: unknown) => pub.published.push(m) };
+    }
+    createSubscription(type: string, topic: string, options: Record<string, unknown>, callback: (m: unknown) => void) {
+      const sub = { type, topic, options, callback, destroyed: false };
+      state.subscriptions.push(sub);
+      return sub;
+    }
+    destroySubscription(sub: { destroyed: boolean }): void {
+      sub.destroyed = true;
+    }
+    createTimer(period: bigint, callback: () => void) {
+      const timer = { period, callback, cancelled: false, destroyed: false, cancel: () => (timer.cancelled = true) };
+      state.timers.push(timer);
+      return timer;
+    }
+    destroyTimer(timer: { destroyed: boolean }): void {
+      timer.destroyed = true;
+    }
+    now() {
+      return { secondsAndNanoseconds: { seconds: 5n, nanoseconds: 7n } };
+    }
+    destroy(): void {
+      calls.push('destroy');
+    }
+  }
+  const rcl = {
+    init: async (_ctx: unknown, argv: string[]) => {
+      state.initArgv = argv;
+    },
+    removeSignalHandlers: () => calls.push('removeSignalHandlers'),
+    isShutdown: () => calls.includes('shutdown'),
+    shutdown: () => calls.push('shutdown'),
+    Node: FakeNode,
+    NodeOptions,
+    Parameter,
+    ParameterDescriptor,
+    QoS: FakeQoS,
+  };
+  return { rcl, state, calls };
+}
+type FakeQoS = { history: number; depth: number; reliability: number; durability: number };
+
+const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-glue-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function start(extraArgs: string[] = []) {
+  const fake = fakeRclnodejs();
+  const params = join(scratch, 'params.yaml');
+  writeFileSync(params, '/r1/body_bridge:\n  ros__parameters:\n    frame_prefix: r1/\n    publish_frequency: 30\n    ignore_timestamp: true\n');
+  const argv = ['node', 'main.js', 'model.body', '--ros-args', '-r', '__ns:=/r1', '--params-file', params, ...extraArgs];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const ros = await startRosNode(fake.rcl as any, argv);
+  return { ...fake, ros, argv };
+}
+
+describe('rclnodejs glue', () => {
+  it('hands rcl the whole command line and applies a params file keyed by the fully qualified name', async () => {
+    const { state, ros, argv, calls } = await start();
+    expect(state.initArgv).toEqual(argv);
+    expect(calls).toContain('removeSignalHandlers');
+    const overrides = Object.fromEntries(state.node!.options.parameterOverrides.map((p) => [p.name, [p.type, p.value]]));
+    // An integer in YAML for a double parameter is declared as a double (rclnodejs would refuse the type otherwise).
+    expect(overrides).toEqual({ frame_prefix: [4, 'r1/'], publish_frequency: [3, 30], ignore_timestamp: [1, true] });
+    expect(ros.initialParams).toMatchObject({ frame_prefix: 'r1/', publish_frequency: 30, ignore_timestamp: true, watch_body_file: true });
+  });
+
+  it('declares every parameter with its type and description, and robot_description read-only', async () => {
+    const { state } = await start();
+    const node = state.node!;
+    const types: Record<string, number> = { string: 4, double: 3, bool: 1, string_array: 9 };
+    for (const s of paramSpecs) {
+      const d = node.descriptors.get(s.name)!;
+      expect(d.type, s.name).toBe(types[s.kind]);
+      expect(d.description).toBe(s.description);
+      expect(d.readOnly).toBe(false);
+    }
+    expect(node.descriptors.get('robot_description')!.readOnly).toBe(true);
+  });
+
+  it('mirrors the URDF into robot_description, which clients cannot set', async () => {
+    const { state, ros } = await start();
+    ros.onParameterChange(() => ({ successful: true, reason: '' }));
+    ros.setRobotDescription('<robot name="a"/>');
+    expect(state.node!.parameters.get('robot_description')!.value).toBe('<robot name="a"/>');
+    expect(state.node!.descriptors.get('robot_description')!.readOnly).toBe(true);
+    const refused = state.node!.setParameter({ name: 'robot_description', type: 4, value: 'x' });
+    expect(refused.successful).toBe(false);
+    expect(state.node!.parameters.get('robot_description')!.value).toBe('<robot name="a"/>');
+  });
+
+  it("routes clients' parameter sets to the bridge, whose verdict is ROS's", async () => {
+    const { state, ros } = await start();
+    const seen: Record<string, unknown>[] = [];
+    ros.onParameterChange((changes) => {
+      seen.push(changes);
+      return changes.publish_frequency === 5000 ? { successful: false, reason: 'publish_frequency must be between 0 and 1000' } : { successful: true, reason: '' };
+    });
+    expect(state.node!.setParameter({ name: 'publish_frequency', type: 3, value: 10 }).successful).toBe(true);
+    const refused = state.node!.setParameter({ name: 'publish_frequency', type: 3, value: 5000 });
+    expect(refused).toEqual({ successful: false, reason: 'publish_frequency must be between 0 and 1000' });
+    expect(state.node!.parameters.get('publish_frequency')!.value).toBe(10);
+    expect(seen).toEqual([{ publish_frequency: 10 }, { publish_frequency: 5000 }]);
+  });
+
+  it('maps QoS, reuses a publisher per topic, and releases subscriptions and timers; time and logs pass through', async () => {
+    const { state, ros } = await start();
+    const t = ros.transport;
+    const a = t.publisher('/tf_static', 'tf2_msgs/msg/TFMessage', latchedQoS);
+    const b = t.publisher('/tf_static', 'tf2_msgs/msg/TFMessage', latchedQoS);
+    a.publish({ transforms: [] });
+    b.publish({ transforms: [] });
+    expect(state.publishers).toHaveLength(1);
+    expect(state.publishers[0]).toMatchObject({ topic: '/tf_static', qos: { history: 1, depth: 1, reliability: 1, durability: 1 } });
+    expect(state.publishers[0]!.published).toHaveLength(2);
+
+    const got: unknown[] = [];
+    const stop = t.subscribe('joint_states', 'sensor_msgs/msg/JointState', sensorDataQoS, (m) => got.push(m));
+    const sub = state.subscriptions[0]!;
+    expect(sub.options).toMatchObject({ enableTypedArray: true, qos: { depth: 5, reliability: 2, durability: 2 } });
+    sub.callback({ name: ['j'] });
+    expect(got).toEqual([{ name: ['j'] }]);
+    stop();
+    expect(sub.destroyed).toBe(true);
+
+    const stopTimer = t.timer(100, () => undefined);
+    expect(state.timers[0]!.period).toBe(100_000_000n);
+    stopTimer();
+    expect(state.timers[0]).toMatchObject({ cancelled: true, destroyed: true });
+
+    expect(t.now()).toEqual({ sec: 5, nanosec: 7 });
+    t.log.warn('careful');
+    expect(state.logs).toContain('warn: careful');
+  });
+});
