@@ -24,7 +24,11 @@ function expectErrorAt(body: string, marker: string, message: RegExp, nth = 0): 
 
 describe('syntax errors are located', () => {
   test('unknown node type', () => expectErrorAt('Transform { children [ Foo { } ] }', 'Foo', /unknown node type 'Foo'/));
-  test('unknown field', () => expectErrorAt('Group { children Shape { geometry Box {\n  sise 1 2 3 } } }', 'sise', /Box has no field 'sise'/));
+  test('unknown field, with the node path to it', () => {
+    expectErrorAt('Group { children Shape { geometry Box {\n  sise 1 2 3 } } }', 'sise', /Box has no field 'sise'/);
+    const error = loadError(() => loadVrmlShapes(writeModel(`${HEADER}DEF G Group { children [ Shape { } Shape { geometry Box { sise 1 } } ] }`), {}));
+    expect(error.path).toBe('Group(G).children[1]/Shape.geometry/Box');
+  });
   test('a string where a number belongs', () => expectErrorAt('Transform { translation 1 "2" 3 }', '"2"', /expected a number, found '"2"'/));
   test('a bad SFBool', () => expectErrorAt('Shape { geometry Cylinder { top yes } }', 'yes', /expected TRUE or FALSE/));
   test('a fraction where an integer belongs', () => expectErrorAt('Switch { whichChoice 1.5 }', '1.5', /expected an integer/));

@@ -90,7 +90,9 @@ export function builtinField(type: string, field: string): FieldDecl | undefined
   return builtins().get(type)?.get(field);
 }
 
-const pathText = (st: State): string => st.path.join('/');
+/** `Transform.children[0]/Shape.geometry/IndexedFaceSet.coordIndex`: nodes joined by '/', fields and indices attached. */
+const pathText = (st: State): string =>
+  st.path.reduce((out, part) => (out === '' || part.startsWith('.') || part.startsWith('[') ? out + part : `${out}/${part}`), '');
 
 function fail(st: State, message: string, offset = st.s.pos): never {
   failScan(st.s, message, pathText(st) || undefined, offset);
@@ -195,7 +197,11 @@ function readStatement(st: State, topLevel: boolean): VrmlNode | null {
         return node;
       }
       const type = expectId(s, `a node type after DEF ${name}`, pathText(st));
-      if (type === 'Script') fail(st, 'a DEF Script node is not supported', typeStart);
+      if (type === 'Script') {
+        warn(st, `Script node ${name} skipped (scripts are not run)`, start);
+        skipBraces(st);
+        return null;
+      }
       // A DEF'd node is located at its DEF, where a reader looks for it.
       const node = readNode(st, type, start, name);
       st.defs.set(name, node);
@@ -310,7 +316,7 @@ function readFieldValue(st: State, type: FieldType, category: NodeCategory | 'an
     }
     return { type, value: bound.value, line, column };
   }
-  st.path.push(name);
+  st.path.push(`.${name}`);
   try {
     return { type, value: readValue(st, type, category), line, column };
   } finally {
