@@ -1,0 +1,116 @@
+// Hot reload through the real pipeline the node runs: the .body loader, the URDF writer with its mesh
+// files, and the bridge watching the file — edits picked up, broken edits reported with their location
+// while the last good model keeps serving.
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadRobotModel } from '../src/load.js';
+import { startBridge } from '../src/ros/bridge.js';
+import { describeModel } from '../src/ros/description.js';
+import { fileSignature } from '../src/ros/dry-run.js';
+import { createMemoryTransport } from '../src/ros/memory-transport.js';
+import type { StringMsg, TFMessage } from '../src/ros/messages.js';
+import { defaultParams } from '../src/ros/params.js';
+import { toUrdf } from '../src/urdf/index.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-reload-body-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const body = (extra = '') => `format: ChoreonoidBody
+format_version: 2.0
+angle_unit: degree
+name: tiny
+root_link: BASE
+links:
+  - name: BASE
+    joint_type: fixed
+    elements:
+      - type: Shape
+        geometry: { type: Box, size: [0.1, 0.1, 0.1] }
+  - name: ARM
+    parent: BASE
+    joint_type: revolute
+    joint_axis: Z
+    joint_id: 0
+    translation: [0, 0, 0.1]
+    elements:
+      - type: Shape
+        geometry: { type: Capsule, radius: 0.02, height: 0.2 }
+${extra}`;
+
+let mtime = 1_700_000_000;
+function write(file: string, text: string): void {
+  writeFileSync(file, text);
+  utimesSync(file, mtime, ++mtime);
+}
+
+describe('hot reload of a .body file', () => {
+  it('serves the URDF with its meshes written, follows edits, and keeps the last good model on a broken edit', () => {
+    const file = join(scratch, 'tiny.body');
+    const meshDir = join(scratch, 'meshes');
+    write(file, body());
+    const transport = createMemoryTransport();
+    const bridge = startBridge(
+      { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
+      { body_file: file, mesh_dir: meshDir, publish_joint_states: false, watch_period: 0.5 },
+    );
+    const descriptions = () => transport.messages<StringMsg>('robot_description').map((m) => m.data);
+
+    // The description is the URDF writer's, and the capsule's mesh file exists before it is published.
+    const expected = toUrdf(loadRobotModel(file), { meshDir, meshUris: 'file', worldFrame: '' }).xml;
+    expect(descriptions()).toEqual([expected]);
+    const meshes = readdirSync(meshDir);
+    expect(meshes.length).toBeGreaterThan(0);
+    for (const m of meshes) expect(expected).toContain(m);
+
+    write(file, body(`  - name: HAND
+    parent: ARM
+    joint_type: prismatic
+    joint_axis: X
+    joint_id: 1
+    translation: [0, 0, 0.2]
+`));
+    transport.advance(500);
+    expect(descriptions()).toHaveLength(2);
+    expect(descriptions()[1]).toContain('<joint name="HAND" type="prismatic"');
+    expect(transport.messages<TFMessage>('/tf_static')).toHaveLength(2);
+
+    // A broken edit: the node says where, and keeps serving HAND.
+    write(file, body(`  - name: HAND
+    parent: ARM
+    joint_type: prismatic
+    joint_axis: [1, 0]
+`));
+    transport.advance(2000);
+    const errors = transport.logs.filter((l) => l.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2[0-9]:\\d+: error: .*joint_axis`));
+    expect(errors[0]!.message).toMatch(/still serving the last good model/);
+    expect(descriptions()).toHaveLength(2);
+    transport.setTime({ sec: 3000, nanosec: 0 });
+    transport.inject('joint_states', { header: { stamp: { sec: 3000, nanosec: 0 }, frame_id: '' }, name: ['HAND'], position: [0.05], velocity: [], effort: [] });
+    expect(transport.last<TFMessage>('/tf')!.transforms[0]!.child_frame_id).toBe('HAND');
+    expect(bridge.served()!.model.links.map((l) => l.name)).toEqual(['BASE', 'ARM', 'HAND']);
+    bridge.stop();
+  });
+
+  it('a deleted file keeps the model serving without errors until it reappears', () => {
+    const file = join(scratch, 'gone.body');
+    write(file, body());
+    const transport = createMemoryTransport();
+    const bridge = startBridge(
+      { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
+      { ...defaultParams(), body_file: file, mesh_dir: join(scratch, 'meshes2'), publish_joint_states: false },
+    );
+    rmSync(file);
+    expect(existsSync(file)).toBe(false);
+    transport.advance(3000);
+    expect(transport.logs.filter((l) => l.level === 'error')).toEqual([]);
+    expect(bridge.served()).not.toBeNull();
+    write(file, body().replace('name: tiny', 'name: back'));
+    transport.advance(1000);
+    expect(bridge.served()!.model.name).toBe('back');
+    bridge.stop();
+  });
+});
