@@ -206,6 +206,24 @@ DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children [
     expect(bad.message).toMatch(/jointAxis "W"/);
   });
 
+  test('SpotLightDevice (Choreonoid\'s light PROTO) becomes a SpotLight with its attenuation split', () => {
+    const model = load(`
+PROTO SpotLightDevice [ exposedField SFVec3f translation 0 0 0 exposedField SFRotation rotation 0 0 1 0
+  exposedField SFVec3f attenuation 1 0 0 exposedField SFFloat beamWidth 1.570796 exposedField SFColor color 1 1 1
+  exposedField SFFloat cutOffAngle 0.785398 exposedField SFVec3f direction 0 0 -1 exposedField SFFloat intensity 1
+  exposedField SFBool on TRUE ] { Transform { translation IS translation rotation IS rotation } }
+DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children
+  DEF LAMP SpotLightDevice { translation 0 0 1 attenuation 1 0.5 0.25 color 1 0.5 0 intensity 0.8 on FALSE beamWidth 0.5 cutOffAngle 0.6 } } }`);
+    expect(model.devices).toHaveLength(1);
+    expect(model.devices[0]).toMatchObject({
+      type: 'SpotLight', name: 'LAMP', link: 'A', pose: { translation: [0, 0, 1] },
+      params: {
+        on: false, color: [1, 0.5, 0], intensity: 0.8, constant_attenuation: 1, linear_attenuation: 0.5, quadratic_attenuation: 0.25,
+        direction: [0, 0, -1], beam_width: 0.5, cut_off_angle: 0.6, cut_off_exponent: 1,
+      },
+    });
+  });
+
   test('a bare Joint tree without Humanoid is read as the body it describes', () => {
     const model = load('DEF A Joint { jointType "fixed" children DEF B Joint { jointType "rotate" jointAxis 0 1 0 } }');
     expect(model.links.map((l) => l.name)).toEqual(['A', 'B']);

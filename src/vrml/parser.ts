@@ -258,7 +258,6 @@ function readNode(st: State, type: string, start: number, defName?: string): Vrm
       fail(st, `unknown node type '${type}' (neither a VRML97 node nor a declared PROTO)`, start);
     }
     const node = newNode(st, type, start, defName);
-    const open = (skipSpace(st.s), st.s.pos);
     if (!accept(st.s, '{')) fail(st, `expected '{' after ${type}, found ${describeNext(st.s)}`);
     if (proto) {
       node.proto = proto;
