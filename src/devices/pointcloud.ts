@@ -194,37 +194,57 @@ export function rangeCameraFromCloud(
   const out = new Float32Array(buffer);
   const outU32 = rgb ? new Uint32Array(buffer) : undefined;
   const { f32, u32 } = words(input.data);
-  const depth = new Float32Array(w * h).fill(NaN);
+  const depth = new Float32Array(w * h);
   const { pointStep: step, x: ox, y: oy, z: oz } = layout;
-  const orgb = layout.rgb ?? 0;
   let dense = true;
-  for (let i = 0, s = 0, o = 0; i < n; i++, s += step, o += stride) {
-    const x = f32[s + ox]!;
-    const y = f32[s + oy]!;
-    const z = f32[s + oz]!;
-    if (outU32) outU32[o + 3] = u32[s + orgb]!;
-    // Finite x and y with z > 0: Choreonoid marks a missing pixel with infinite coordinates.
-    if (z > 0 && z < Infinity && x - x === 0 && y - y === 0) {
-      out[o] = x;
-      out[o + 1] = y;
-      out[o + 2] = z;
-      if (organized) {
+  // Separate loops for the organized and unorganized cases and for the colour words keep the
+  // per-point work free of loop-invariant branches.
+  if (organized) {
+    for (let i = 0, s = 0, o = 0; i < n; i++, s += step, o += stride) {
+      const x = f32[s + ox]!;
+      const y = f32[s + oy]!;
+      const z = f32[s + oz]!;
+      // Finite x and y with z > 0: Choreonoid marks a missing pixel with infinite coordinates.
+      if (z > 0 && z < Infinity && x - x === 0 && y - y === 0) {
+        out[o] = x;
+        out[o + 1] = y;
+        out[o + 2] = z;
         depth[i] = z;
       } else {
-        // Choreonoid unprojects pixel (x, row v) through its left and lower edge (NDC 2x/w − 1 and
-        // 2y/h − 1 with GL rows counted from the bottom), half a pixel off the pixel centre the
-        // intrinsics describe; undoing that offset sends every point back to its own pixel.
-        const u = Math.round((k.fx * x) / z + k.cx + 0.5);
-        const v = Math.round((k.fy * y) / z + k.cy - 0.5);
+        out[o] = out[o + 1] = out[o + 2] = depth[i] = NaN;
+        dense = false;
+      }
+    }
+  } else {
+    depth.fill(NaN);
+    // Choreonoid unprojects pixel (x, row v) through its left and lower edge (NDC 2x/w − 1 and
+    // 2y/h − 1 with GL rows counted from the bottom), half a pixel off the pixel centre the
+    // intrinsics describe; undoing that offset sends every point back to its own pixel.
+    const cu = k.cx + 0.5;
+    const cv = k.cy - 0.5;
+    for (let i = 0, s = 0, o = 0; i < n; i++, s += step, o += stride) {
+      const x = f32[s + ox]!;
+      const y = f32[s + oy]!;
+      const z = f32[s + oz]!;
+      if (z > 0 && z < Infinity && x - x === 0 && y - y === 0) {
+        out[o] = x;
+        out[o + 1] = y;
+        out[o + 2] = z;
+        const u = Math.round((k.fx * x) / z + cu);
+        const v = Math.round((k.fy * y) / z + cv);
         if (u >= 0 && u < w && v >= 0 && v < h) {
           const p = v * w + u;
           if (!(depth[p]! <= z)) depth[p] = z;
         }
+      } else {
+        out[o] = out[o + 1] = out[o + 2] = NaN;
+        dense = false;
       }
-    } else {
-      out[o] = out[o + 1] = out[o + 2] = NaN;
-      dense = false;
     }
+  }
+  if (outU32 && layout.rgb !== null) {
+    const orgb = layout.rgb;
+    for (let i = 0, s = orgb, o = 3; i < n; i++, s += step, o += 4) outU32[o] = u32[s]!;
   }
   const points = organized ? pointCloud(header, w, h, rgb, buffer, dense) : pointCloud(header, n, 1, rgb, buffer, dense);
   return { points, depth };
