@@ -4,19 +4,30 @@
 // hostile-body / hostile-vrml.test.ts.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type LoadRunner, loadedModel, runCase, startLoadRunner } from './support/contract.js';
-import { baseBody, basePartsWrl, baseWrl, caseDir, edit, expectLoads, expectLocatedError, lineOf, scratchRoot } from './hostile/case-kit.js';
+import { type LoadRunner, loadCpuMs, loadedModel, runCase, startLoadRunner } from './support/contract.js';
+import { aliasBomb, baseBody, basePartsWrl, baseWrl, caseDir, edit, expectLoads, expectLocatedError, lineOf, MB, padWithComments, scratchRoot } from './hostile/case-kit.js';
 
 let runner: LoadRunner;
+// Bombs and deep nesting must be stopped by the limits long before memory matters.
+let small: LoadRunner;
 const scratch = scratchRoot('hostile-pending');
 
 beforeAll(() => {
   runner = startLoadRunner({ timeoutMs: 20_000, maxOldSpaceMb: 512 });
+  small = startLoadRunner({ timeoutMs: 15_000, maxOldSpaceMb: 256 });
 });
 afterAll(() => {
   runner.close();
+  small.close();
   scratch.dispose();
 });
+
+async function loadIn(r: LoadRunner, name: string, content: string | Buffer, options = {}, urdf = true) {
+  const dir = caseDir(scratch.root, { [name]: content });
+  const file = join(dir, name);
+  const run = await runCase(r, { file, caseDir: join(dir, '..'), options, urdf });
+  return { run, file, dir };
+}
 
 async function loadAs(name: string, text: string | Buffer, extra: Record<string, string | Buffer> = {}) {
   const dir = caseDir(scratch.root, { [name]: text, ...extra });
@@ -85,3 +96,66 @@ describe('.wrl (findings for src/vrml)', () => {
     expectLoads(run, { message: /spine|Extrusion/i });
   });
 });
+
+describe('limits (findings for src/body and src/vrml)', () => {
+  // CPU time, not wall time: the bound must not depend on how busy the CI machine is.
+  test('alias bomb ("billion laughs") → located error within 1 s of CPU (resolving 10,000 aliases is cheap with an anchor map)', async () => {
+    const text = edit(baseBody, ['root_link: BASE\n', `root_link: BASE\n${aliasBomb()}\n`]);
+    const { run, file } = await loadIn(small, 'robot.body', text);
+    expectLocatedError(run, file, { message: /alias/i });
+    expect(loadCpuMs(run)).toBeLessThan(1_000);
+  });
+
+  test('the same 50 MB .body with maxFileBytes = 1 MB → located error naming the size limit, without reading it all', async () => {
+    const text = padWithComments(baseBody, 50 * MB, '#');
+    const { run, file } = await loadIn(small, 'robot.body', text, { limits: { maxFileBytes: MB } });
+    expectLocatedError(run, file, { line: 1, message: new RegExp(`${MB}|1 MB|1 MiB|limit`) });
+    expect(loadCpuMs(run)).toBeLessThan(2_000);
+  }, 60_000);
+});
+
+describe('deep nesting', () => {
+  test('10,000-deep flow sequence in an unknown key → located error naming the depth limit, no stack overflow', async () => {
+    const text = edit(baseBody, ['root_link: BASE\n', `root_link: BASE\ndeep: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n`]);
+    const { run, file } = await loadIn(small, 'robot.body', text);
+    expectLocatedError(run, file, { line: lineOf(text, 'deep:'), message: /deep|depth|nest/i });
+  });
+
+  test('10,000-deep flow mappings in an unknown key → located error naming the depth limit', async () => {
+    const text = edit(baseBody, ['root_link: BASE\n', `root_link: BASE\ndeep: ${'{a: '.repeat(10_000)}1${'}'.repeat(10_000)}\n`]);
+    const { run, file } = await loadIn(small, 'robot.body', text);
+    expectLocatedError(run, file, { line: lineOf(text, 'deep:'), message: /deep|depth|nest/i });
+  });
+
+  test('a 10,000-deep Transform chain in elements → located error naming the depth limit', async () => {
+    const chain = `${'{ type: Transform, elements: [ '.repeat(10_000)}{ type: Shape, geometry: { type: Box, size: [ 0.1, 0.1, 0.1 ] } }${' ] }'.repeat(10_000)}`;
+    const text = edit(baseBody, [
+      '    elements:\n      -\n        type: Shape\n        geometry: { type: Box, size: [ 0.2, 0.2, 0.1 ] }\n',
+      `    elements: [ ${chain} ]\n`,
+    ]);
+    const { run, file } = await loadIn(small, 'robot.body', text);
+    expectLocatedError(run, file, { message: /deep|depth|nest/i });
+  });
+
+  test('a 10,000-deep block-style nesting (- - - … on one line) → located error naming the depth limit', async () => {
+    const text = edit(baseBody, ['root_link: BASE\n', `root_link: BASE\ndeep:\n  ${'- '.repeat(10_000)}1\n`]);
+    const { run, file } = await loadIn(small, 'robot.body', text);
+    expectLocatedError(run, file, { message: /deep|depth|nest/i });
+  });
+
+  test('10,000-deep VRML Transform nesting → located error naming the depth limit, no stack overflow', async () => {
+    const deep = `${'Transform { children [ '.repeat(10_000)}Shape { geometry Box { } }${' ] }'.repeat(10_000)}`;
+    const text = edit(baseWrl, ['            Inline { url "parts.wrl" }\n', `            Inline { url "parts.wrl" }\n            ${deep}\n`]);
+    const { run, file } = await loadIn(small, 'robot.wrl', text);
+    expectLocatedError(run, file, { message: /deep|depth|nest/i });
+  });
+
+  test('10,000-deep VRML Joint nesting (a 10,000-link chain) → located error naming the depth limit', async () => {
+    const joint = 'Joint { jointType "rotate" jointAxis 0 0 1 children [ Segment { mass 1 } ';
+    const deep = `${joint.repeat(10_000)}${' ] }'.repeat(10_000)}`;
+    const text = edit(baseWrl, ['            DEF ARM_LINK Segment {', `            ${deep}\n            DEF ARM_LINK Segment {`]);
+    const { run, file } = await loadIn(small, 'robot.wrl', text);
+    expectLocatedError(run, file, { message: /deep|depth|nest/i });
+  });
+});
+

@@ -98,3 +98,18 @@ export function expectLoads(run: CaseRun, warning?: { message: RegExp; path?: st
   );
   expect(found, `no warning matching ${String(warning.message)} among: ${ws.map((w) => `${w.path ?? ''}: ${w.message}`).join(' | ') || 'none'}`).toBeDefined();
 }
+
+export const MB = 1024 * 1024;
+
+/** "Billion laughs": 10 levels, each a list of ten aliases of the level below — 10^10 nodes if expanded. */
+export function aliasBomb(): string {
+  const lines = ['l0: &l0 [ "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol" ]'];
+  for (let i = 1; i <= 10; i++) lines.push(`l${i}: &l${i} [ ${Array.from({ length: 10 }, () => `*l${i - 1}`).join(', ')} ]`);
+  return lines.join('\n');
+}
+
+/** Appends comment lines until the text is at least `bytes` long. */
+export function padWithComments(text: string, bytes: number, comment: string): string {
+  const line = `${comment} ${'padding '.repeat(12)}\n`;
+  return text + line.repeat(Math.ceil((bytes - text.length) / line.length));
+}

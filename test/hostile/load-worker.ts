@@ -23,10 +23,12 @@ export type WorkerOutcome =
       /** Paths of every non-finite number anywhere in the model (geometry included). */
       nonFinite: { path: string; value: number }[];
       urdf?: UrdfOutcome;
+      /** Wall-clock and CPU time of the load alone (CPU time does not depend on how busy the machine is). */
       ms: number;
+      cpuMs: number;
       heapUsed: number;
     }
-  | { kind: 'load-error'; diagnostics: Diagnostic[]; message: string; ms: number; heapUsed: number }
+  | { kind: 'load-error'; diagnostics: Diagnostic[]; message: string; ms: number; cpuMs: number; heapUsed: number }
   | { kind: 'exception'; stage: 'load' | 'frames' | 'toUrdf' | 'writeUrdf'; name: string; message: string; stack: string; ms: number };
 
 export type UrdfOutcome =
@@ -96,17 +98,23 @@ async function toUrdfOutcome(model: RobotModel, target: { meshDir: string; urdfF
 
 async function handle(req: LoadRequest): Promise<WorkerOutcome> {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const cpuMs = (): number => {
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
   let model: RobotModel;
   try {
     model = loadRobotModel(req.file, req.options);
   } catch (e) {
     const ms = performance.now() - t0;
     if (e instanceof ModelLoadError) {
-      return { kind: 'load-error', diagnostics: e.diagnostics, message: e.message, ms, heapUsed: process.memoryUsage().heapUsed };
+      return { kind: 'load-error', diagnostics: e.diagnostics, message: e.message, ms, cpuMs: cpuMs(), heapUsed: process.memoryUsage().heapUsed };
     }
     return { kind: 'exception', stage: 'load', ...describe(e), ms };
   }
   const ms = performance.now() - t0;
+  const cpu = cpuMs();
   try {
     frameTree(model);
   } catch (e) {
@@ -115,7 +123,7 @@ async function handle(req: LoadRequest): Promise<WorkerOutcome> {
   const nonFinite: { path: string; value: number }[] = [];
   const stripped = scan(model, '', nonFinite) as RobotModel;
   const urdf = req.urdf ? await toUrdfOutcome(model, req.urdf) : undefined;
-  return { kind: 'loaded', model: stripped, nonFinite, ...(urdf ? { urdf } : {}), ms, heapUsed: process.memoryUsage().heapUsed };
+  return { kind: 'loaded', model: stripped, nonFinite, ...(urdf ? { urdf } : {}), ms, cpuMs: cpu, heapUsed: process.memoryUsage().heapUsed };
 }
 
 process.on('message', (req: LoadRequest) => {

@@ -19,20 +19,20 @@ const goodModel = {
 function recurse(n) { return recurse(n + 1) + 1; }
 
 const behaviours = {
-  ok: () => ({ kind: 'loaded', model: goodModel, nonFinite: [], ms: 1, heapUsed: 0 }),
-  located: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/m.body', path: 'links[0].mass', line: 3, column: 5, message: 'expected a number for mass' }], message: 'x', ms: 1, heapUsed: 0 }),
-  unlocated: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/m.body', message: 'expected a number for mass' }], message: 'x', ms: 1, heapUsed: 0 }),
-  nofile: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '', line: 1, column: 1, message: 'expected a number for mass' }], message: 'x', ms: 1, heapUsed: 0 }),
-  leaky: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/m.body', line: 1, column: 1, message: 'expected undefined but got [object Object]' }], message: 'x', ms: 1, heapUsed: 0 }),
+  ok: () => ({ kind: 'loaded', model: goodModel, nonFinite: [], ms: 1, cpuMs: 1, heapUsed: 0 }),
+  located: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/m.body', path: 'links[0].mass', line: 3, column: 5, message: 'expected a number for mass' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
+  unlocated: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/m.body', message: 'expected a number for mass' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
+  nofile: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '', line: 1, column: 1, message: 'expected a number for mass' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
+  leaky: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/m.body', line: 1, column: 1, message: 'expected undefined but got [object Object]' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
   typeerror: () => {
     try { null.x; } catch (e) { return { kind: 'exception', stage: 'load', name: e.constructor.name, message: e.message, stack: e.stack, ms: 1 }; }
   },
   stack: () => {
     try { recurse(0); } catch (e) { return { kind: 'exception', stage: 'load', name: e.constructor.name, message: e.message, stack: e.stack, ms: 1 }; }
   },
-  nan: () => ({ kind: 'loaded', model: goodModel, nonFinite: [{ path: 'links[0].mass', value: NaN }], ms: 1, heapUsed: 0 }),
-  infinitePose: () => ({ kind: 'loaded', model: goodModel, nonFinite: [{ path: 'links[0].offset.translation[0]', value: Infinity }], ms: 1, heapUsed: 0 }),
-  twoRoots: () => ({ kind: 'loaded', model: { ...goodModel, links: [goodModel.links[0], { ...goodModel.links[0], name: 'B' }] }, nonFinite: [], ms: 1, heapUsed: 0 }),
+  nan: () => ({ kind: 'loaded', model: goodModel, nonFinite: [{ path: 'links[0].mass', value: NaN }], ms: 1, cpuMs: 1, heapUsed: 0 }),
+  infinitePose: () => ({ kind: 'loaded', model: goodModel, nonFinite: [{ path: 'links[0].offset.translation[0]', value: Infinity }], ms: 1, cpuMs: 1, heapUsed: 0 }),
+  twoRoots: () => ({ kind: 'loaded', model: { ...goodModel, links: [goodModel.links[0], { ...goodModel.links[0], name: 'B' }] }, nonFinite: [], ms: 1, cpuMs: 1, heapUsed: 0 }),
   hang: () => { for (;;) {} },
   oom: () => { const keep = []; for (;;) keep.push(new Array(1e5).fill(Math.random())); },
   exit: () => process.exit(3),

@@ -383,6 +383,12 @@ export function loadErrors(run: CaseRun): Diagnostic[] {
   return run.outcome.diagnostics;
 }
 
+/** CPU time the load took in the child (loaded or located error), for "fails fast" bounds. */
+export function loadCpuMs(run: CaseRun): number {
+  const o = run.outcome;
+  return o.kind === 'loaded' || o.kind === 'load-error' ? o.cpuMs : Number.POSITIVE_INFINITY;
+}
+
 export function describeOutcome(o: Outcome): string {
   switch (o.kind) {
     case 'loaded':
