@@ -259,6 +259,27 @@ describe('parameters', () => {
     ]);
   });
 
+  it('the real device relay follows frame_prefix and device parameters, one upstream subscription at a time', () => {
+    const r = rig(sampleRobot(), { frame_prefix: 'p/' }, { startDevices: undefined });
+    const wrench = (fx: number) => ({
+      header: { stamp: at(T0), frame_id: 'wrist' },
+      wrench: { force: { x: fx, y: 0, z: 0 }, torque: { x: 0, y: 0, z: 0 } },
+    });
+    expect(r.transport.inject('/sample/wrist', wrench(0.002))).toBe(1);
+    const out = () => r.transport.last<{ header: { frame_id: string }; wrench: { force: { x: number } } }>('wrist/wrench')!;
+    expect(out().header.frame_id).toBe('p/wrist');
+    expect(out().wrench.force.x).toBeCloseTo(2, 12); // choreonoid_ros's kN undone by default
+    expect(r.bridge.setParams({ frame_prefix: 'q/', undo_upstream_scaling: false }).successful).toBe(true);
+    expect(r.transport.inject('/sample/wrist', wrench(0.002))).toBe(1);
+    expect(out().header.frame_id).toBe('q/wrist');
+    expect(out().wrench.force.x).toBe(0.002);
+    expect(r.bridge.setParams({ device_input_topics: ['wrist=/sim/ft'] }).successful).toBe(true);
+    expect(r.transport.inject('/sample/wrist', wrench(1))).toBe(0);
+    expect(r.transport.inject('/sim/ft', wrench(1))).toBe(1);
+    r.bridge.stop();
+    expect(r.transport.active().subscriptions).toBe(0);
+  });
+
   it('stop releases the subscription and every timer', () => {
     const r = rig(sampleRobot(), { publish_joint_states: true, watch_body_file: true }, { fileSignature: () => 'x' });
     expect(r.transport.active()).toEqual({ subscriptions: 1, timers: 2 });
