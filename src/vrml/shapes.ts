@@ -114,7 +114,7 @@ function convertShape(node: VrmlNode, path: string, T: Affine, budget: ShapeBudg
     material: appearance ? convertMaterial(appearance, `${path}.appearance`) : null,
     source: { file: geometryNode.file, path, line: node.line, column: node.column },
   };
-  const texture = appearance ? textureFile(appearance, `${path}.appearance`) : undefined;
+  const texture = appearance ? textureFile(appearance, `${path}.appearance`, budget) : undefined;
   if (texture) shape.texture = texture;
   if (name) shape.name = name;
   return shape;
@@ -139,12 +139,16 @@ function convertMaterial(appearance: VrmlNode, path: string): Material | null {
   };
 }
 
-function textureFile(appearance: VrmlNode, path: string): string | undefined {
+function textureFile(appearance: VrmlNode, path: string, budget: ShapeBudget): string | undefined {
   const tex = resolveProto(getNode(appearance, path, 'texture'));
   if (!tex || tex.type !== 'ImageTexture') return undefined;
-  for (const url of getStrings(tex, `${path}.texture`, 'url')) {
+  const urls = getStrings(tex, `${path}.texture`, 'url');
+  for (const url of urls) {
     const file = localPath(url, tex.file);
     if (file && existsSync(file)) return file;
+  }
+  if (urls.length > 0) {
+    budget.warnings.push({ severity: 'warning', message: `texture ${urls.map((u) => `'${u}'`).join(', ')} not found; the shape is untextured`, ...locate(tex, `${path}.texture`, 'url') });
   }
   return undefined;
 }
@@ -258,25 +262,26 @@ function convertFaceSet(node: VrmlNode, path: string, budget: ShapeBudget): Geom
   for (let i = 0; i < count; i++) vertices[i] = vec3At(points, i);
   const index = getNumbers(node, path, 'coordIndex', ['MFInt32']) ?? [];
   const faces: number[][] = [];
-  let face: number[] = [];
   let dropped = 0;
   let triangles = 0;
+  let start = 0;
   for (let i = 0; i <= index.length; i++) {
     const k = i < index.length ? index[i]! : -1;
-    if (k < 0) {
-      if (face.length >= 3) {
-        faces.push(face);
-        triangles += face.length - 2;
-      } else if (face.length > 0) {
-        dropped++;
+    if (k >= 0) {
+      if (k >= count) {
+        failAt(locate(node, path, 'coordIndex'), `coordIndex[${i}] = ${k}, but there are only ${count} coordinates`);
       }
-      face = [];
       continue;
     }
-    if (k >= count) {
-      failAt(locate(node, path, 'coordIndex'), `coordIndex[${i}] = ${k}, but there are only ${count} coordinates`);
+    // One exact-size array per polygon (a big mesh has ~10⁵ of them).
+    const size = i - start;
+    if (size >= 3) {
+      faces.push(index.slice(start, i));
+      triangles += size - 2;
+    } else if (size > 0) {
+      dropped++;
     }
-    face.push(k);
+    start = i + 1;
   }
   if (dropped > 0) {
     budget.warnings.push({ severity: 'warning', message: `${dropped} face(s) with fewer than 3 vertices dropped`, ...locate(node, path, 'coordIndex') });
