@@ -224,6 +224,12 @@ DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children
     });
   });
 
+  test('a repeated Joint DEF name gets a suffix and a warning', () => {
+    const model = load('DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children [ DEF B Joint { jointType "fixed" } DEF B Joint { jointType "fixed" } ] } }');
+    expect(model.links.map((l) => l.name)).toEqual(['A', 'B', 'B_2']);
+    expect(model.warnings.filter((w) => /second Joint named "B"/.test(w.message))).toHaveLength(1);
+  });
+
   test('a bare Joint tree without Humanoid is read as the body it describes', () => {
     const model = load('DEF A Joint { jointType "fixed" children DEF B Joint { jointType "rotate" jointAxis 0 1 0 } }');
     expect(model.links.map((l) => l.name)).toEqual(['A', 'B']);

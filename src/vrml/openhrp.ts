@@ -159,7 +159,14 @@ function readJoint(node: VrmlNode, parentPath: string, parent: Link | null, st: 
     if (name === '' || st.names.has(name)) name = `joint${st.links.length}`;
     st.warnings.push({ severity: 'warning', message: `a Joint without DEF name is called "${name}"`, ...locate(node, path) });
   }
-  if (st.names.has(name)) failAt(locate(node, path), `a second Joint named "${name}" (link names must be unique)`);
+  if (st.names.has(name)) {
+    // Choreonoid accepts a repeated DEF name (a later DEF shadows the earlier one); link names
+    // must be unique downstream, so the repeat gets a suffix.
+    let k = 2;
+    while (st.names.has(`${name}_${k}`)) k++;
+    st.warnings.push({ severity: 'warning', message: `a second Joint named "${name}" is called "${name}_${k}"`, ...locate(node, path) });
+    name = `${name}_${k}`;
+  }
   st.names.add(name);
 
   const typeLabel = getString(node, path, 'jointType', '');
