@@ -179,6 +179,13 @@ describe('rclnodejs glue', () => {
     expect(ros.initialParams).toMatchObject({ frame_prefix: 'r1/', publish_frequency: 30, ignore_timestamp: true, watch_body_file: true });
   });
 
+  it('an override of the wrong type is reported and the default used, without taking the node down', async () => {
+    const { state, ros } = await start(['-p', 'frame_prefix:=7', '-p', 'watch_period:=2']);
+    expect(ros.initialParams.frame_prefix).toBe('');
+    expect(ros.initialParams.watch_period).toBe(2);
+    expect(state.logs.some((l) => /^error: parameter frame_prefix: the given value was refused/.test(l))).toBe(true);
+  });
+
   it('declares every parameter with its type and description, and robot_description read-only', async () => {
     const { state } = await start();
     const node = state.node!;

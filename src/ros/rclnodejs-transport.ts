@@ -125,7 +125,16 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
   for (const spec of paramSpecs) {
     const type = KIND_TYPE[spec.kind] as Rcl.ParameterType;
     const descriptor = new rcl.ParameterDescriptor(spec.name, type, spec.description, false);
-    const declared = node.declareParameter(new rcl.Parameter(spec.name, type, spec.default), descriptor);
+    const parameter = new rcl.Parameter(spec.name, type, spec.default);
+    let declared: Rcl.Parameter;
+    try {
+      declared = node.declareParameter(parameter, descriptor);
+    } catch (error) {
+      // An override of the wrong type (a number for a string, ...) must not take the node down.
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.error(`parameter ${spec.name}: the given value was refused (${reason}); using the default ${JSON.stringify(spec.default)}`);
+      declared = node.declareParameter(parameter, descriptor, true);
+    }
     initialParams[spec.name] = fromParameterValue(declared.value) as ParamValue;
   }
   // robot_description follows body_file: read-only for every client (ros2 param describe says so and
