@@ -1,5 +1,6 @@
 // Every OpenHRP .wrl model Choreonoid loads (and its modelFile: wrappers) equals Choreonoid's own
 // loader output; the two files Choreonoid rejects load with the documented readings.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadRobotModel } from '../src/load.js';
@@ -8,9 +9,9 @@ import { compareWithOracle, corpusDir, oracleEntries } from './support/oracle.js
 
 const wrl = oracleEntries((f) => f.endsWith('.wrl'));
 const accepted = wrl.filter((e) => e.oracle.ok);
+// Wrappers: YAML files whose top level names a .wrl with modelFile: (found from the corpus text).
 const wrappers = oracleEntries((f) => /\.(yaml|body)$/.test(f)).filter(
-  (e) => e.oracle.ok && e.oracle.actual_loader === 'cnoid::StdBodyLoader' && e.oracle.loader_messages !== undefined &&
-    wrl.some((w) => e.file.replace(/\.(yaml|body)$/, '.wrl') === w.file),
+  (e) => e.oracle.ok && /^(modelFile|model_file):\s*"?[^\s"]+\.wrl"?\s*$/m.test(readFileSync(e.modelPath, 'utf8')),
 );
 
 describe('OpenHRP .wrl models against the Choreonoid oracle', () => {
