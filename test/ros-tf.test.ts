@@ -1,13 +1,16 @@
 // /tf and /tf_static for every corpus model Choreonoid loads, checked against Choreonoid's own forward
 // kinematics (the oracle) — composed the way a TF listener composes them — and against the shared
 // frame tree that `body-bridge tf` prints, device, optical and scan frames included.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jointPositions, tfJson } from '../src/cli/tf.js';
+import { loadRobotModel } from '../src/load.js';
 import { deviceFrames } from '../src/devices/frames.js';
 import { framePoses, frameTree, isMovingJoint } from '../src/kinematics/frames.js';
 import { MessageType, type TFMessage } from '../src/ros/messages.js';
 import { checkMessage } from './support/msgcheck.js';
 import { modelFromOracle } from './support/oracle-devices.js';
-import { type OracleConfiguration, oracleEntries } from './support/oracle.js';
+import { corpusDir, type OracleConfiguration, oracleEntries } from './support/oracle.js';
 import { at, composeTree, jointState, poseError, relative, rig } from './ros-helpers.js';
 
 const entries = oracleEntries().filter((e) => e.oracle.ok);
@@ -81,5 +84,41 @@ describe('TF of corpus models equals Choreonoid forward kinematics', () => {
       ...transport.messages('/tf').flatMap((m) => checkMessage(MessageType.TFMessage, m)),
     ];
     expect(problems).toEqual([]);
+  });
+});
+
+describe('TF equals `body-bridge tf` on models from our own loaders', () => {
+  // A few real files through loadRobotModel (both loaders, devices with optical and scan frames),
+  // at reproducible pseudo-random joint values.
+  const files = [
+    'choreonoid/share/model/Tank/Tank.body',
+    'choreonoid/share/model/SR1/SR1.body',
+    'choreonoid/share/model/GR001/GR001.body',
+    'openhrp3/sample/model/sample1.wrl',
+    'choreonoid-legacy-wrl/share/model/SR1/SR1Hand.wrl',
+  ];
+  it.each(files)('%s', (file) => {
+    const model = loadRobotModel(join(corpusDir, file), { shapes: false });
+    let seed = 12345;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const joints = jointPositions(model, [], false);
+    for (const name of joints.keys()) joints.set(name, (random() - 0.5) * 2);
+    const cli = tfJson(model, joints);
+    const { transport } = rig(model, { frame_prefix: 'x/' });
+    transport.inject('joint_states', jointState(at(2000), [...joints.keys()], [...joints.values()]));
+    const transforms = [...transport.last<TFMessage>('/tf_static')!.transforms, ...(transport.last<TFMessage>('/tf')?.transforms ?? [])];
+    const composed = composeTree(transforms, `x/${cli.root}`);
+    expect(composed.size).toBe(cli.frames.length);
+    const errors: string[] = [];
+    for (const f of cli.frames) {
+      const ours = composed.get(`x/${f.name}`);
+      const err = ours ? poseError(ours, { translation: f.root.xyz, rotation: f.root.rotation }) : Infinity;
+      if (!(err <= 1e-9)) errors.push(`${f.name}: ${err}`);
+    }
+    expect(errors).toEqual([]);
+    expect(model.devices.length + joints.size).toBeGreaterThan(0);
   });
 });
