@@ -54,6 +54,13 @@ describe('publication', () => {
     expect(checkMessage(MessageType.TFMessage, tf)).toEqual([]);
   });
 
+  it('accepts joint_states as rclnodejs delivers them (positions in a Float64Array)', () => {
+    const r = rig(sampleRobot());
+    r.transport.setTime(at(T0));
+    r.transport.inject('joint_states', { ...jointState(at(T0), ['shoulder'], []), position: Float64Array.of(0.4), velocity: new Float64Array(0) });
+    expect(poseError(transformToPose(lastTf(r).transforms[0]!), jointPose(sampleRobot().links[1]!, 0.4))).toBeLessThan(1e-12);
+  });
+
   it('frame_prefix goes on every frame id; changing it republishes /tf_static', () => {
     const r = rig(sampleRobot(), { frame_prefix: 'robot1/' });
     const statics = r.transport.last<TFMessage>('/tf_static')!;
