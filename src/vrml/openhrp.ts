@@ -3,14 +3,13 @@
 // combined into the link's mass properties, sensors placed through the Transforms above them.
 import { basename, extname } from 'node:path';
 import { failAt } from '../model/errors.js';
-import { add, identity3, identityPose, mulMat, scale, transpose } from '../model/math.js';
+import { add, composeAffine, identity3, identityPose, mulMat, scale, transformPoint, transpose } from '../model/math.js';
 import type { Affine, Device, Diagnostic, ExtraJoint, Joint, JointType, Link, Mat3, RobotModel, Shape, Vec3 } from '../model/types.js';
 import type { VrmlNode } from './ast.js';
 import { DEVICE_PROTOS, readDevice } from './devices.js';
 import { getField, getFloat, getInt, getNodes, getNumbers, getRotation, getString, getVec3, locate, nodeLabel } from './fields.js';
 import { collectShapes, type ShapeBudget } from './shapes.js';
 import { identityAffine, isIdentityAffine, transformAffine } from './transform.js';
-import { composeAffine, transformPoint } from '../model/math.js';
 
 interface LoaderState {
   warnings: Diagnostic[];

@@ -187,7 +187,6 @@ function readStatement(st: State, topLevel: boolean): VrmlNode | null {
     }
     case 'DEF': {
       const name = expectId(s, 'a name after DEF', pathText(st));
-      const typeStart = (skipSpace(s), s.pos);
       if (peek(s) === 123 && builtins().has(name)) {
         // "DEF Transform { ... }" (a name but no type) is in real files, e.g. Choreonoid's own
         // Tank/resource/tank.wrl; Choreonoid reads the name as the type too.
