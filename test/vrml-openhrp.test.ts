@@ -224,6 +224,18 @@ DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children
     });
   });
 
+  test('a Surface node separates visual from collision shapes (Choreonoid\'s extension)', () => {
+    const model = load(`
+PROTO Surface [ field MFNode visual [ ] field MFNode collision [ ] ] { Group { children IS visual } }
+DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children Segment { mass 1 children [
+  Transform { translation 0 0 1 children Surface {
+    visual Shape { geometry Box { } }
+    collision [ Shape { geometry Sphere { } } Shape { geometry Cone { } } ] } } ] } } }`);
+    const link = model.links[0]!;
+    expect(link.visuals.map((v) => [v.geometry.kind, v.transform.translation])).toEqual([['box', [0, 0, 1]]]);
+    expect(link.collisions.map((v) => [v.geometry.kind, v.transform.translation])).toEqual([['sphere', [0, 0, 1]], ['cone', [0, 0, 1]]]);
+  });
+
   test('a repeated Joint DEF name gets a suffix and a warning', () => {
     const model = load('DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children [ DEF B Joint { jointType "fixed" } DEF B Joint { jointType "fixed" } ] } }');
     expect(model.links.map((l) => l.name)).toEqual(['A', 'B', 'B_2']);
