@@ -1,0 +1,49 @@
+// Choreonoid .body (YAML) loader: the file's meaning as Choreonoid's StdBodyLoader gives it, as a RobotModel.
+import { resolve } from 'node:path';
+import { ModelLoadError, failAt } from '../model/errors.js';
+import { resolveLimits, type LoadOptions } from '../model/options.js';
+import type { Device, Diagnostic, RobotModel } from '../model/types.js';
+import { readBodyFile } from './body.js';
+import { finishLink } from './draft.js';
+
+/** Loads a .body / .yaml file (or a `modelFile:` wrapper around a .wrl). Throws only ModelLoadError. */
+export function loadBodyFile(file: string, options: LoadOptions = {}): RobotModel {
+  const path = resolve(file);
+  const limits = resolveLimits(options);
+  const warnings: Diagnostic[] = [];
+  try {
+    const result = readBodyFile(path, options, limits, { count: 0, stack: [path] }, warnings, false);
+    if (result.kind === 'model') {
+      return { ...result.model, warnings: [...warnings, ...result.model.warnings] };
+    }
+    const { body } = result;
+    const index = new Map(body.links.map((l, i) => [l, i]));
+    // Choreonoid sorts devices by link order, keeping file order within a link (a stable sort).
+    const devices = body.devices
+      .map((d, i) => ({ d, i, link: index.get(d.linkDraft) ?? -1 }))
+      .filter(({ d, link }) => {
+        if (link >= 0) return true;
+        warnings.push({ severity: 'warning', message: `device "${d.name}" is on a link outside the link tree; it is dropped`, ...(d.source ?? { file: path }) });
+        return false;
+      })
+      .sort((a, b) => a.link - b.link || a.i - b.i)
+      .map(({ d }) => {
+        const { linkDraft, ...rest } = d;
+        return { ...rest, link: linkDraft.name } as Device;
+      });
+    return {
+      name: body.name,
+      sourceFile: path,
+      format: 'body',
+      root: body.root.name,
+      links: body.links.map(finishLink),
+      devices,
+      extraJoints: body.extraJoints.map(({ link1, link2, ...x }) => ({ ...x, link1: link1.name, link2: link2.name })),
+      warnings,
+    };
+  } catch (e) {
+    if (e instanceof ModelLoadError) throw e;
+    // Anything else is a loader bug or a resource failure; still report it as a located model error.
+    return failAt({ file: path }, `cannot load the model: ${(e as Error)?.message ?? String(e)}`);
+  }
+}

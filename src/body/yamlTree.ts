@@ -1,0 +1,242 @@
+// A YAML document as Choreonoid's YAMLReader sees it: every scalar kept as its source text (Choreonoid
+// converts on use, so `1e3`, `yes` or `0.10` mean what the key expects), aliases and `<<:` merges
+// resolved, and every node carrying its file, YAML path and line:column for messages.
+import { readFileSync, statSync } from 'node:fs';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlAstNode } from 'yaml';
+import { ModelLoadError, failAt } from '../model/errors.js';
+import type { LoadLimits } from '../model/options.js';
+import type { Diagnostic, SourceLocation } from '../model/types.js';
+
+export interface Located {
+  loc: SourceLocation;
+}
+export interface YScalar extends Located {
+  kind: 'scalar';
+  /** Source text; '' for an empty value. */
+  value: string;
+  /** Where conversions of this value report lenient readings (the loader's warning list). */
+  sink?: Diagnostic[];
+}
+export interface YSeq extends Located {
+  kind: 'seq';
+  items: YNode[];
+}
+export interface YMap extends Located {
+  kind: 'map';
+  /** Insertion order; Choreonoid iterates mappings in key order (see sortedEntries). */
+  entries: Map<string, YNode>;
+}
+export type YNode = YScalar | YSeq | YMap;
+
+export interface YamlFile {
+  file: string;
+  root: YNode;
+  /** Anchored nodes by anchor name (a Resource's `node:` selects one). */
+  anchors: Map<string, YNode>;
+}
+
+/** Choreonoid's Mapping is a std::map: iteration is in byte order of the keys, not file order. */
+export function sortedEntries(map: YMap): [string, YNode][] {
+  return [...map.entries.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export const childPath = (path: string | undefined, key: string | number): string =>
+  typeof key === 'number' ? `${path ?? ''}[${key}]` : path ? `${path}.${key}` : key;
+
+interface WalkState {
+  file: string;
+  doc: Document;
+  lines: LineCounter;
+  limits: LoadLimits;
+  aliases: number;
+  anchors: Map<string, YNode>;
+  imported: ReadonlyMap<string, YNode>;
+  expanding: Set<unknown>;
+  warnings: Diagnostic[];
+}
+
+function locate(state: WalkState, node: YamlAstNode | undefined, path: string): SourceLocation {
+  const offset = node?.range?.[0];
+  // An empty document has no node at all; its problems are reported at the start of the file.
+  if (offset === undefined) return { file: state.file, path, line: 1, column: 1 };
+  const pos = state.lines.linePos(offset);
+  return { file: state.file, path, line: pos.line, column: pos.col };
+}
+
+function convert(state: WalkState, node: unknown, path: string, depth: number): YNode {
+  if (depth > state.limits.maxDepth) {
+    failAt(locate(state, node as YamlAstNode, path), `YAML nesting deeper than the limit of ${state.limits.maxDepth} levels`);
+  }
+  if (isAlias(node)) {
+    state.aliases += 1;
+    if (state.aliases > state.limits.maxAliases) {
+      failAt(locate(state, node, path), `more than ${state.limits.maxAliases} YAML aliases resolved (alias bomb?)`);
+    }
+    const target = node.resolve(state.doc);
+    if (!target) {
+      // A resource file may use the anchors of the body file that includes it (Choreonoid's importAnchors).
+      const imported = state.imported.get(node.source);
+      if (imported) return imported;
+      failAt(locate(state, node, path), `undefined YAML alias *${node.source}`);
+    }
+    if (state.expanding.has(target)) failAt(locate(state, node, path), `alias *${node.source} refers to the node that contains it`);
+    state.expanding.add(target);
+    try {
+      return convert(state, target, path, depth + 1);
+    } finally {
+      state.expanding.delete(target);
+    }
+  }
+  const loc = locate(state, node as YamlAstNode, path);
+  let result: YNode;
+  if (isScalar(node)) {
+    const v = node.value;
+    result = { kind: 'scalar', value: v === null || v === undefined ? '' : String(v), loc, sink: state.warnings };
+  } else if (isSeq(node)) {
+    result = { kind: 'seq', items: node.items.map((item, i) => convert(state, item, childPath(path, i), depth + 1)), loc };
+  } else if (isMap(node)) {
+    const entries = new Map<string, YNode>();
+    for (const pair of node.items) {
+      const keyNode = pair.key;
+      const isMerge = isScalar(keyNode) && (typeof keyNode.value === 'symbol' || keyNode.value === '<<');
+      if (isMerge) {
+        // Choreonoid inserts merged entries over what is already there; later keys override them.
+        const merged = convert(state, pair.value, childPath(path, '<<'), depth + 1);
+        const sources = merged.kind === 'seq' ? merged.items : [merged];
+        for (const m of sources) {
+          if (m.kind !== 'map') failAt(m.loc, 'a value merged by "<<" must be a mapping or a list of mappings');
+          for (const [k, v] of m.entries) entries.set(k, v);
+        }
+        continue;
+      }
+      if (!isScalar(keyNode)) failAt(locate(state, keyNode as YamlAstNode, path), 'a mapping key must be a plain scalar');
+      const key = String(keyNode.value ?? '');
+      // Choreonoid keeps the later value silently; real models (UR10, CarT4, ...) rely on it, so we warn.
+      if (entries.has(key)) {
+        state.warnings.push({ severity: 'warning', ...locate(state, keyNode, childPath(path, key)), message: `duplicate key "${key}" in a mapping: the later value is used` });
+      }
+      entries.set(key, pair.value === null || pair.value === undefined
+        ? { kind: 'scalar', value: '', loc: locate(state, keyNode, childPath(path, key)) }
+        : convert(state, pair.value, childPath(path, key), depth + 1));
+    }
+    result = { kind: 'map', entries, loc };
+  } else if (node === null || node === undefined) {
+    result = { kind: 'scalar', value: '', loc };
+  } else {
+    failAt(loc, 'unsupported YAML node');
+  }
+  const anchor = (node as { anchor?: string }).anchor;
+  if (anchor && !state.anchors.has(anchor)) state.anchors.set(anchor, result);
+  return result;
+}
+
+/** Reads and parses one YAML file within the limits. Throws ModelLoadError with the file's position. */
+/** `warnings` receives the file's warnings (duplicate keys, lenient number readings) as they happen. */
+export function readYamlFile(file: string, limits: LoadLimits, warnings: Diagnostic[], imported: ReadonlyMap<string, YNode> = new Map()): YamlFile {
+  let text: string;
+  try {
+    const { size } = statSync(file);
+    if (size > limits.maxFileBytes) failAt({ file }, `file is ${size} bytes, over the limit of ${limits.maxFileBytes}`);
+    const stat = statSync(file);
+    if (!stat.isFile()) failAt({ file }, 'not a regular file');
+    text = decodeUtf8(file, readFileSync(file));
+  } catch (e) {
+    if (e instanceof ModelLoadError) throw e;
+    failAt({ file }, `cannot read the file (${(e as Error).message})`);
+  }
+  return parseYamlText(file, text, limits, warnings, imported);
+}
+
+/** UTF-8 text, or a located error at the first byte that is not UTF-8. */
+function decodeUtf8(file: string, bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const lenient = new TextDecoder('utf-8').decode(bytes);
+    const bad = lenient.indexOf('\uFFFD');
+    const before = lenient.slice(0, Math.max(0, bad));
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    return failAt({ file, line, column }, 'the file is not valid UTF-8 text (wrong encoding?)');
+  }
+}
+
+function parse(text: string, lines: LineCounter): Document {
+  // failsafe: keep every scalar as text, the way Choreonoid's reader does.
+  return parseDocument(text, { schema: 'failsafe', merge: true, uniqueKeys: false, lineCounter: lines, prettyErrors: false });
+}
+
+/**
+ * libyaml (Choreonoid's parser) accepts flow collections whose continuation lines are not indented
+ * (RIC30.yaml: `standardPose: [` then numbers at column 1); the yaml package does not. This indents
+ * such lines by one space past the line that opened the collection, leaving everything else alone.
+ */
+export function indentFlowContinuations(text: string): string {
+  const lines = text.split('\n');
+  let depth = 0;
+  let openerIndent = 0;
+  let quote: string | null = null;
+  return lines
+    .map((line) => {
+      let out = line;
+      if (depth > 0 && quote === null) {
+        const indent = /^ */.exec(line)![0].length;
+        if (line.trim() !== '' && indent <= openerIndent) out = ' '.repeat(openerIndent + 1 - indent) + line;
+      }
+      const lineIndent = /^ */.exec(line)![0].length;
+      for (let i = 0; i < line.length; i++) {
+        const ch = line[i]!;
+        if (quote !== null) {
+          if (ch === quote) quote = null;
+          continue;
+        }
+        if (ch === '#' && (i === 0 || /\s/.test(line[i - 1]!))) break;
+        if (ch === '"' || ch === "'") quote = ch;
+        else if (ch === '[' || ch === '{') {
+          if (depth === 0) openerIndent = lineIndent;
+          depth += 1;
+        } else if ((ch === ']' || ch === '}') && depth > 0) depth -= 1;
+      }
+      return out;
+    })
+    .join('\n');
+}
+
+export function parseYamlText(
+  file: string,
+  text: string,
+  limits: LoadLimits,
+  warnings: Diagnostic[],
+  imported: ReadonlyMap<string, YNode> = new Map(),
+): YamlFile {
+  let lines = new LineCounter();
+  let doc: Document;
+  try {
+    doc = parse(text, lines);
+    if (doc.errors.some((e) => e.code === 'BAD_INDENT' && /^Flow /.test(e.message))) {
+      const relaxedLines = new LineCounter();
+      const relaxed = parse(indentFlowContinuations(text), relaxedLines);
+      if (relaxed.errors.length === 0) {
+        doc = relaxed;
+        lines = relaxedLines;
+      }
+    }
+  } catch (e) {
+    failAt({ file }, `YAML cannot be parsed (${(e as Error).message})`);
+  }
+  const err = doc.errors[0];
+  if (err) {
+    const pos = lines.linePos(err.pos[0]);
+    failAt({ file, line: pos.line, column: pos.col }, `YAML syntax error: ${err.message.split('\n')[0]}`);
+  }
+  const state: WalkState = { file, doc, lines, limits, aliases: 0, anchors: new Map(), imported, expanding: new Set(), warnings };
+  let root: YNode;
+  try {
+    root = convert(state, doc.contents, '', 0);
+  } catch (e) {
+    if (e instanceof ModelLoadError) throw e;
+    // A stack overflow on absurd nesting, or a library error: still a located, typed failure.
+    failAt({ file }, `YAML cannot be read (${(e as Error).message})`);
+  }
+  return { file, root, anchors: state.anchors };
+}
