@@ -160,6 +160,7 @@ describe('dry run without ROS 2', () => {
     expect(out).toMatch(/moving\s+t1\/CHASSIS -> t1\/TURRET_Y\s+\[revolute joint TURRET_Y\]/);
     expect(out).toMatch(/URDF \(robot_description\): \d+ links, \d+ joints \(2 revolute, \d+ fixed\)/);
     expect(out).toContain('frame_prefix = "t1/"');
+    expect(existsSync(join(scratch, 'meshes')), 'a dry run writes no mesh files').toBe(false);
   });
 
   // Where rclnodejs is built, a sourced ROS 2 starts the real node instead (test/ros-live.test.ts).

@@ -7,8 +7,8 @@ import { defaultMeshDir, toUrdf, writeUrdfSync } from '../urdf/index.js';
 import type { Description } from './bridge.js';
 import type { BridgeParams } from './params.js';
 
-/** The URDF for `model` under the node's parameters, with its mesh files written. */
-export function describeModel(model: RobotModel, params: BridgeParams, env: NodeJS.ProcessEnv = process.env): Description {
+/** The URDF for `model` under the node's parameters, with its mesh files written (unless `write` is false: the dry run). */
+export function describeModel(model: RobotModel, params: BridgeParams, env: NodeJS.ProcessEnv = process.env, write = true): Description {
   const meshDir = params.mesh_dir !== '' ? params.mesh_dir : defaultMeshDir(env);
   const result = toUrdf(model, {
     meshDir,
@@ -16,6 +16,6 @@ export function describeModel(model: RobotModel, params: BridgeParams, env: Node
     worldFrame: params.world_frame,
     env,
   });
-  writeUrdfSync(result);
+  if (write) writeUrdfSync(result);
   return { xml: result.xml, warnings: result.warnings };
 }

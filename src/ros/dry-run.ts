@@ -41,7 +41,8 @@ export interface DryRunReport {
 export function dryRun(params: Partial<BridgeParams>, why: string, simulatedMs = 500): DryRunReport {
   const transport: MemoryTransport = createMemoryTransport();
   const bridge: Bridge = startBridge(
-    { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
+    // Nothing is written: the URDF's mesh files are only named.
+    { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p, process.env, false), fileSignature },
     { ...params, watch_body_file: false },
   );
   transport.advance(simulatedMs);
