@@ -211,6 +211,23 @@ describe('initial joint positions (publish_joint_states)', () => {
   });
 });
 
+describe('initial joint positions at run time', () => {
+  it('a new initial_joint_positions applies to the next message without republishing the description', () => {
+    const r = rig(sampleRobot(), { publish_joint_states: true });
+    r.transport.advance(100);
+    expect(r.bridge.setParams({ initial_joint_positions: ['wheel_joint=1.5', 'nope=1'] }).successful).toBe(true);
+    r.transport.advance(100);
+    const last = r.transport.last<JointState>('joint_states')!;
+    expect(last.position).toEqual([0.3, 1.5, 0, 0]);
+    expect(r.transport.messages('robot_description')).toHaveLength(1);
+    expect(r.transport.logs.some((l) => l.level === 'warn' && /'nope', which is not a moving joint/.test(l.message))).toBe(true);
+    expect(r.bridge.setParams({ publish_joint_states: false }).successful).toBe(true);
+    const count = r.transport.messages('joint_states').length;
+    r.transport.advance(1000);
+    expect(r.transport.messages('joint_states')).toHaveLength(count);
+  });
+});
+
 describe('parameters', () => {
   it('refuses invalid values with a reason and keeps the old ones', () => {
     const r = rig(sampleRobot());

@@ -309,8 +309,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
 
     // Nothing served yet (the start failed): naming body_file again retries even when unchanged.
     const needsLoad = changed('body_file') || (!served && 'body_file' in changes);
-    const needsDescribe =
-      served !== null && ['mesh_dir', 'package_uris', 'world_frame', 'initial_joint_positions'].some((n) => changed(n as keyof BridgeParams));
+    const needsDescribe = served !== null && ['mesh_dir', 'package_uris', 'world_frame'].some((n) => changed(n as keyof BridgeParams));
     let candidate: Served | null = null;
     if (needsLoad || needsDescribe) {
       try {
@@ -322,6 +321,9 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
       }
     }
     params = next;
+    if (!candidate && served && changed('initial_joint_positions')) {
+      served = { ...served, initialPositions: initialPositionsOf(served, next) };
+    }
     if (candidate) serve(candidate);
     else if (served && changed('frame_prefix')) {
       publishStatic(served);
@@ -337,11 +339,13 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     return { successful: true, reason: '' };
   };
 
-  const rebuild = (s: Served, p: BridgeParams): Partial<Served> => {
+  const initialPositionsOf = (s: Served, p: BridgeParams): Map<string, number> => {
     const { positions, unknown } = initialPositions(s.frames, p.initial_joint_positions);
     for (const name of unknown) log.warn(`initial_joint_positions names '${name}', which is not a moving joint of ${s.model.name}`);
-    return { description: deps.describe(s.model, p), initialPositions: positions };
+    return positions;
   };
+
+  const rebuild = (s: Served, p: BridgeParams): Partial<Served> => ({ description: deps.describe(s.model, p) });
 
   // Start: a bad body_file leaves the node up and watching, so fixing the file brings it to life.
   const startReason = validateChanges({ ...params });
