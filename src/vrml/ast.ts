@@ -38,6 +38,9 @@ export interface ProtoDecl {
   column: number;
   /** Offsets of the body text between the braces (re-read per instance, with IS bound). */
   bodyStart: number;
+  /** Line and column of bodyStart, so an instance's reader starts with its position known. */
+  bodyLine: number;
+  bodyColumn: number;
   bodyEnd: number;
   /** EXTERNPROTO: the declaration that was resolved from its url, if any. */
   external?: ProtoDecl;

@@ -548,9 +548,12 @@ function defineProto(st: State, start: number): void {
     const fields = readInterface(st, false);
     skipSpace(s);
     const bodyStart = s.pos + 1;
-    const bodyEnd = skipBraces(st);
     const { line, column } = positionAt(s, start);
-    ownProtos(st).set(name, { name, scanner: s, scope: st.protos, fields, file: s.file, line, column, bodyStart, bodyEnd });
+    const body = positionAt(s, bodyStart);
+    const bodyEnd = skipBraces(st);
+    ownProtos(st).set(name, {
+      name, scanner: s, scope: st.protos, fields, file: s.file, line, column, bodyStart, bodyEnd, bodyLine: body.line, bodyColumn: body.column,
+    });
   } finally {
     st.path.pop();
   }
@@ -568,7 +571,7 @@ function defineExternProto(st: State, start: number): void {
   const fields = readInterface(st, true);
   const urls = readValue(st, 'MFString', 'any') as string[];
   const { line, column } = positionAt(s, start);
-  const decl: ProtoDecl = { name, scanner: s, scope: st.protos, fields, file: s.file, line, column, bodyStart: 0, bodyEnd: 0 };
+  const decl: ProtoDecl = { name, scanner: s, scope: st.protos, fields, file: s.file, line, column, bodyStart: 0, bodyEnd: 0, bodyLine: 0, bodyColumn: 0 };
   for (const url of urls) {
     const [filePart, fragment] = url.split('#', 2) as [string, string | undefined];
     const file = localPath(filePart, s.file);
@@ -650,8 +653,7 @@ function instantiate(st: State, instance: VrmlNode, proto: ProtoDecl, start: num
   if (st.expanding.includes(real)) {
     fail(st, `PROTO ${real.name} instantiates itself (recursive PROTO)`, start);
   }
-  positionAt(real.scanner, 0);
-  const s: Scanner = { file: real.scanner.file, text: real.scanner.text, pos: real.bodyStart, lineStarts: real.scanner.lineStarts! };
+  const s = createScanner(real.scanner.file, real.scanner.text, { pos: real.bodyStart, line: real.bodyLine, column: real.bodyColumn });
   const sub: State = {
     s, session: st.session, protos: real.scope, sharedProtos: true, defs: new Map(), outerDefs: st.defs, binding: instance,
     expanding: [...st.expanding, real], path: st.path, depth: st.depth,

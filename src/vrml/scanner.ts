@@ -1,13 +1,18 @@
 // VRML97 lexical layer: one cursor over the whole file text. Tokens are read on demand straight from
 // the string (no token objects), so that number arrays of big meshes cost one loop per value.
-// Line and column are computed only when a location is needed, from a table of line starts.
+// Line and column are computed only when a location is needed, by counting newlines from the last one.
 import { failAt } from '../model/errors.js';
 
 export interface Scanner {
   readonly file: string;
   readonly text: string;
   pos: number;
-  /** Offsets where each line starts, built lazily on the first location query. */
+  /**
+   * The last located offset and its line: locations are asked for in reading order, so the next one
+   * is found by counting newlines from here (a big mesh file never needs a table of all lines).
+   */
+  mark: { offset: number; line: number; lineStart: number };
+  /** Offsets where each line starts, built only if a location before the mark is asked for. */
   lineStarts?: number[];
   /** Set when the last number read was a written nan/inf (so NaN was a value, not "no number"). */
   nonFinite?: boolean;
@@ -18,14 +23,30 @@ export interface Position {
   column: number;
 }
 
-export function createScanner(file: string, text: string): Scanner {
-  return { file, text, pos: 0 };
+/** A scanner over `text`, optionally starting at `pos` whose 1-based line and column are known. */
+export function createScanner(file: string, text: string, start?: { pos: number; line: number; column: number }): Scanner {
+  if (!start) return { file, text, pos: 0, mark: { offset: 0, line: 1, lineStart: 0 } };
+  return { file, text, pos: start.pos, mark: { offset: start.pos, line: start.line, lineStart: start.pos - start.column + 1 } };
 }
 
 const HASH = 35, QUOTE = 34, COMMA = 44, BACKSLASH = 92;
 
 /** 1-based line and column of an offset. */
 export function positionAt(s: Scanner, offset: number): Position {
+  const mark = s.mark;
+  if (offset >= mark.offset) {
+    const t = s.text;
+    let line = mark.line;
+    let lineStart = mark.lineStart;
+    for (let nl = t.indexOf('\n', mark.offset); nl >= 0 && nl < offset; nl = t.indexOf('\n', nl + 1)) {
+      line++;
+      lineStart = nl + 1;
+    }
+    mark.offset = offset;
+    mark.line = line;
+    mark.lineStart = lineStart;
+    return { line, column: offset - lineStart + 1 };
+  }
   if (!s.lineStarts) {
     const starts = [0];
     const t = s.text;
