@@ -320,6 +320,13 @@ describe('Camera relay', () => {
     expect(subs).not.toContain('/sim/robot/VISION_SENSOR2');
     expect(t.logs.filter((l) => l.level === 'warn')).toEqual([]);
     const typo = start(model, { inputTopics: { VISION_SENSOR9: '/x' } }).t;
+    // A nameless device has no choreonoid_ros topic, but can be given one by its frame name.
+    const nameless = load('openhrp3/sample/model/sample1.wrl', (m) => {
+      m.devices.find((d) => d.name === 'gsensor')!.name = '';
+    });
+    const n = start(nameless, { inputTopics: { [`${nameless.devices.find((d) => d.name === '')!.link}_AccelerationSensor`]: '/acc' } }).t;
+    expect(n.topics().filter((x) => x.direction === 'subscribe').map((x) => x.topic)).toContain('/acc');
+    expect(n.logs.filter((l) => l.level === 'warn')).toEqual([]);
     expect(typo.logs.map((l) => l.message)).toEqual([expect.stringContaining('no device named "VISION_SENSOR9"')]);
   });
 

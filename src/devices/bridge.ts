@@ -33,8 +33,9 @@ export interface DeviceBridgeParams {
    */
   inputNamespace: string;
   /**
-   * Per-device input base topic, by device name: replaces `<inputNamespace>/<device>`; the
-   * `/point_cloud` and `/scan` subtopics are appended to it as choreonoid_ros does.
+   * Per-device input base topic, by device name (or device frame name, which is how a nameless
+   * device is reached): replaces `<inputNamespace>/<device>`; the `/point_cloud` and `/scan`
+   * subtopics are appended to it as choreonoid_ros does.
    */
   inputTopics: Record<string, string>;
   /**
@@ -271,16 +272,16 @@ export function startDeviceBridge(ctx: DeviceBridgeContext): () => void {
   };
   const namespace = params.inputNamespace !== '' ? params.inputNamespace : model.name !== '' ? defaultInputNamespace(model.name) : '';
   const framesByDevice = new Map(frames.map((f) => [f.device, f]));
-  const deviceNames = new Set(model.devices.map((d) => d.name));
+  const knownKeys = new Set([...model.devices.map((d) => d.name), ...frames.map((f) => f.frame)]);
   for (const name of Object.keys(params.inputTopics)) {
-    if (!deviceNames.has(name)) transport.log.warn(`inputTopics: the model has no device named "${name}"`);
+    if (!knownKeys.has(name)) transport.log.warn(`inputTopics: the model has no device named "${name}"`);
   }
   for (const set of deviceTopics(model, frames)) {
     const d = model.devices[set.device]!;
     const f = framesByDevice.get(set.device)!;
     const pubs: Publishers = {};
     for (const t of set.topics) pubs[t.role] = transport.publisher(t.name, t.type, sensorDataQoS);
-    const override = d.name !== '' ? params.inputTopics[d.name] : undefined;
+    const override = (d.name !== '' ? params.inputTopics[d.name] : undefined) ?? params.inputTopics[set.frame];
     const input = override ?? (namespace !== '' ? upstreamBase(namespace, d) : null);
     if (input === null) {
       transport.log.warn(`${set.frame}: no input topic (nameless device or body); set inputTopics to relay its data`);
