@@ -6,6 +6,8 @@ export interface BenchConfig {
   /** Corpus-relative paths (substring match) to restrict the load benchmark to; empty = every model. */
   models: string[];
   loadReps: Repetitions;
+  /** Slow models get fewer timed repetitions (at least 3), about this many ms each. */
+  loadBudgetMsPerModel: number;
   bigWrl: { rings: number; segments: number };
   tf: { reps: Repetitions; cornerMessages: number; chainJoints: number; chainMessages: number };
   sensorReps: Repetitions;
@@ -16,6 +18,7 @@ export const fullConfig: BenchConfig = {
   mode: 'full',
   models: [],
   loadReps: { warmup: 2, reps: 7 },
+  loadBudgetMsPerModel: 1500,
   // 2 · 160 · 320 = 102,400 triangles.
   bigWrl: { rings: 160, segments: 320 },
   tf: { reps: { warmup: 2, reps: 7 }, cornerMessages: 5_000, chainJoints: 200, chainMessages: 2_000 },
@@ -27,6 +30,7 @@ export const tinyConfig: BenchConfig = {
   mode: 'tiny',
   models: ['choreonoid/share/model/misc/box1.body', 'openhrp3/sample/model/sample1.wrl'],
   loadReps: { warmup: 1, reps: 2 },
+  loadBudgetMsPerModel: 1000,
   bigWrl: { rings: 20, segments: 25 },
   tf: { reps: { warmup: 1, reps: 2 }, cornerMessages: 50, chainJoints: 200, chainMessages: 20 },
   sensorReps: { warmup: 1, reps: 3 },

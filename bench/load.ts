@@ -154,6 +154,8 @@ export interface LoadOptions {
   workDir: string;
   models: readonly CorpusModel[];
   reps: Repetitions;
+  /** Timed repetitions are reduced for slow models to about this many milliseconds each. */
+  budgetMsPerModel: number;
   /** Rings × segments of the generated torus; triangles = 2 · rings · segments. */
   bigWrl: { rings: number; segments: number };
   log: (line: string) => void;
@@ -164,6 +166,7 @@ export function measureLoad(load: LoadModel, toUrdf: ConvertToUrdf, o: LoadOptio
   const failed: FailedModel[] = [];
   for (const [i, m] of o.models.entries()) {
     let traced: { result: { model: RobotModel; urdf: ReturnType<ConvertToUrdf> }; files: string[] };
+    const t0 = performance.now();
     try {
       // The traced run also counts as the first warm-up run.
       traced = traceReads(() => {
@@ -174,10 +177,15 @@ export function measureLoad(load: LoadModel, toUrdf: ConvertToUrdf, o: LoadOptio
       failed.push({ file: m.file, error: reasonOf(error) });
       continue;
     }
+    const firstMs = performance.now() - t0;
+    if (firstMs > 500) o.log(`  load: ${m.file} took ${Math.round(firstMs)} ms (first run)`);
+    // Slow models get fewer repetitions (never below 3) so a full run stays within minutes.
+    const reps = Math.max(Math.min(3, o.reps.reps), Math.min(o.reps.reps, Math.ceil(o.budgetMsPerModel / firstMs)));
     const files = traced.files.length > 0 ? traced.files : [m.path];
     const group: LoadGroup = files.some(isWrl) || isWrl(m.path) ? 'wrl' : 'yaml';
     const yamlFiles = files.filter(isYaml);
-    const t = timeLoadAndUrdf(m.path, load, toUrdf, { warmup: Math.max(0, o.reps.warmup - 1), reps: o.reps.reps });
+    const warmup = firstMs > o.budgetMsPerModel ? 0 : Math.max(0, o.reps.warmup - 1);
+    const t = timeLoadAndUrdf(m.path, load, toUrdf, { warmup, reps });
     const total = t.load.map((x, k) => x + t.urdf[k]!);
     const model = traced.result.model;
     const bytesRead = files.reduce((acc, f) => acc + statSync(f).size, 0);
@@ -205,7 +213,7 @@ export function measureLoad(load: LoadModel, toUrdf: ConvertToUrdf, o: LoadOptio
       yamlFiles,
       buffers: group === 'wrl' ? files.map((f) => readFileSync(f)) : [],
     });
-    if ((i + 1) % 50 === 0) o.log(`  load: ${i + 1}/${o.models.length} models`);
+    if ((i + 1) % 25 === 0) o.log(`  load: ${i + 1}/${o.models.length} models`);
   }
 
   // Peers: one python process for every YAML model; the decode limit in this process.

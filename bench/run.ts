@@ -128,6 +128,7 @@ async function main(): Promise<void> {
               workDir,
               models,
               reps: config.loadReps,
+              budgetMsPerModel: config.loadBudgetMsPerModel,
               bigWrl: config.bigWrl,
               log,
             }),
