@@ -14,7 +14,7 @@ import type { Field, FieldDecl, FieldType, FieldValue, ProtoDecl, VrmlNode } fro
 import { BUILTIN_INTERFACES, categoryOf, expectedCategory, type NodeCategory } from './builtins.js';
 import {
   accept, createScanner, describeNext, expect, expectId, failScan, peek, peekId, positionAt, readId,
-  readNumberOrNone, readQuoted, skipSpace, type Scanner,
+  readNumberOrNone, readQuoted, scannerAt, skipSpace, type Scanner,
 } from './scanner.js';
 
 /** Shared by every file of one load: limits, warnings, the include graph and the node budget. */
@@ -636,8 +636,7 @@ function resolveInline(st: State, node: VrmlNode, start: number): void {
       fail(st, `Inline '${url}' includes '${file}', which is already being read (an include cycle)`, start);
     }
     if (!st.session.files.has(file)) countInclude(st, start);
-    const { line, column } = positionAt(st.s, start);
-    node.inlined = parseVrmlFile(file, st.session, { file: st.s.file, line, column });
+    node.inlined = parseVrmlFile(file, st.session, { file: st.s.file, line: node.line, column: node.column });
     return;
   }
   fail(st, urls.length === 0 ? 'Inline without a url' : `Inline: no file found for ${urls.map((u) => `'${u}'`).join(', ')}`, start);
@@ -653,7 +652,7 @@ function instantiate(st: State, instance: VrmlNode, proto: ProtoDecl, start: num
   if (st.expanding.includes(real)) {
     fail(st, `PROTO ${real.name} instantiates itself (recursive PROTO)`, start);
   }
-  const s = createScanner(real.scanner.file, real.scanner.text, { pos: real.bodyStart, line: real.bodyLine, column: real.bodyColumn });
+  const s = scannerAt(real.scanner, real.bodyStart, real.bodyLine, real.bodyColumn);
   const sub: State = {
     s, session: st.session, protos: real.scope, sharedProtos: true, defs: new Map(), outerDefs: st.defs, binding: instance,
     expanding: [...st.expanding, real], path: st.path, depth: st.depth,

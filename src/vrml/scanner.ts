@@ -12,8 +12,11 @@ export interface Scanner {
    * is found by counting newlines from here (a big mesh file never needs a table of all lines).
    */
   mark: { offset: number; line: number; lineStart: number };
-  /** Offsets where each line starts, built only if a location before the mark is asked for. */
-  lineStarts?: number[];
+  /**
+   * Offsets where each line starts, built only if a location before the mark is asked for; shared
+   * by every scanner over the same text (PROTO bodies are read by scanners of their own).
+   */
+  lines: { starts?: number[] };
   /** Set when the last number read was a written nan/inf (so NaN was a value, not "no number"). */
   nonFinite?: boolean;
 }
@@ -24,9 +27,13 @@ export interface Position {
 }
 
 /** A scanner over `text`, optionally starting at `pos` whose 1-based line and column are known. */
-export function createScanner(file: string, text: string, start?: { pos: number; line: number; column: number }): Scanner {
-  if (!start) return { file, text, pos: 0, mark: { offset: 0, line: 1, lineStart: 0 } };
-  return { file, text, pos: start.pos, mark: { offset: start.pos, line: start.line, lineStart: start.pos - start.column + 1 } };
+export function createScanner(file: string, text: string): Scanner {
+  return { file, text, pos: 0, mark: { offset: 0, line: 1, lineStart: 0 }, lines: {} };
+}
+
+/** Another scanner over the same text, at `pos` whose 1-based line and column are known. */
+export function scannerAt(s: Scanner, pos: number, line: number, column: number): Scanner {
+  return { file: s.file, text: s.text, pos, mark: { offset: pos, line, lineStart: pos - column + 1 }, lines: s.lines };
 }
 
 const HASH = 35, QUOTE = 34, COMMA = 44, BACKSLASH = 92;
@@ -47,13 +54,13 @@ export function positionAt(s: Scanner, offset: number): Position {
     mark.lineStart = lineStart;
     return { line, column: offset - lineStart + 1 };
   }
-  if (!s.lineStarts) {
+  if (!s.lines.starts) {
     const starts = [0];
     const t = s.text;
     for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
-    s.lineStarts = starts;
+    s.lines.starts = starts;
   }
-  const starts = s.lineStarts;
+  const starts = s.lines.starts;
   let lo = 0, hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
