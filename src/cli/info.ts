@@ -1,0 +1,213 @@
+// `body-bridge info <model> [--json] [--package-path DIR]...`: the link tree, joints, mass properties
+// and devices of a model as our loaders read it. JSON follows ../shared/oracle's conventions: SI
+// units, rotations as rows mapping child → parent, and null for "unlimited".
+import { parseArgs } from 'node:util';
+import { deviceFrames } from '../devices/frames.js';
+import { deviceInfo, type DeviceInfo } from '../devices/info.js';
+import { loadRobotModel } from '../load.js';
+import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
+import type { Device, Link, Mat3, RobotModel, Vec3 } from '../model/types.js';
+import { modelArgument, type Command, type CommandIo } from './command.js';
+
+export const INFO_USAGE = `usage: body-bridge info <model> [--json] [--package-path DIR]...
+  --json               {name, root, links[], devices[], extra_joints[]} (SI units, unlimited = null,
+                       rotation = 3x3 rows mapping child to parent)
+  --package-path DIR   directory holding ROS packages, for package:// URIs in the model; repeatable
+`;
+
+/** A limit as JSON: ±Infinity (unlimited) becomes null. */
+const limit = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/** Device parameters with every unlimited number as null, recursively (vectors and matrices included). */
+function jsonParams(value: unknown): unknown {
+  if (typeof value === 'number') return limit(value);
+  if (Array.isArray(value)) return value.map(jsonParams);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonParams(v)]));
+  }
+  return value;
+}
+
+export interface InfoLinkJson {
+  name: string;
+  parent: string | null;
+  joint: {
+    name: string;
+    type: string;
+    id: number | null;
+    axis: Vec3;
+    lower: number | null;
+    upper: number | null;
+    velocity_lower: number | null;
+    velocity_upper: number | null;
+    /** Largest effort (N·m or N); Choreonoid's effort range is symmetric. */
+    effort: number | null;
+    initial: number;
+  };
+  offset: { xyz: Vec3; rotation: Mat3 };
+  mass: number;
+  com: Vec3;
+  inertia: Mat3;
+}
+
+export type InfoDeviceJson = {
+  name: string;
+  type: string;
+  link: string;
+  xyz: Vec3;
+  rotation: Mat3;
+  params: unknown;
+} & Pick<DeviceInfo, 'frames' | 'topics'>;
+
+export interface InfoJson {
+  name: string;
+  root: string;
+  links: InfoLinkJson[];
+  devices: InfoDeviceJson[];
+  extra_joints: {
+    name: string | null;
+    type: string;
+    link1: string;
+    link2: string;
+    axis: Vec3;
+    pose1: { xyz: Vec3; rotation: Mat3 };
+    pose2: { xyz: Vec3; rotation: Mat3 };
+  }[];
+}
+
+const deviceType = (d: Device): string => (d.type === 'Other' ? d.typeName : d.type);
+
+function linkJson(l: Link): InfoLinkJson {
+  const j = l.joint;
+  return {
+    name: l.name,
+    parent: l.parent,
+    joint: {
+      name: j.name,
+      type: j.type,
+      id: j.id,
+      axis: j.axis,
+      lower: limit(j.lower),
+      upper: limit(j.upper),
+      velocity_lower: limit(j.velocityLower),
+      velocity_upper: limit(j.velocityUpper),
+      effort: limit(j.effortUpper),
+      initial: j.initial,
+    },
+    offset: { xyz: l.offset.translation, rotation: l.offset.rotation },
+    mass: l.mass,
+    com: l.centerOfMass,
+    inertia: l.inertia,
+  };
+}
+
+export function infoJson(model: RobotModel): InfoJson {
+  const extras = deviceInfo(model, deviceFrames(model));
+  return {
+    name: model.name,
+    root: model.root,
+    links: model.links.map(linkJson),
+    devices: model.devices.map((d, i) => ({
+      name: d.name,
+      type: deviceType(d),
+      link: d.link,
+      xyz: d.pose.translation,
+      rotation: d.pose.rotation,
+      params: jsonParams(d.params),
+      frames: extras[i]!.frames,
+      topics: extras[i]!.topics,
+    })),
+    extra_joints: model.extraJoints.map((x) => ({
+      name: x.name ?? null,
+      type: x.type,
+      link1: x.link1,
+      link2: x.link2,
+      axis: x.axis,
+      pose1: { xyz: x.localPose1.translation, rotation: x.localPose1.rotation },
+      pose2: { xyz: x.localPose2.translation, rotation: x.localPose2.rotation },
+    })),
+  };
+}
+
+const num = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(6))) : x > 0 ? '∞' : '-∞');
+const vec = (v: readonly number[]): string => `(${v.map(num).join(', ')})`;
+const deg = (x: number): string => (Number.isFinite(x) ? `${num((x * 180) / Math.PI)}°` : num(x));
+
+function jointText(l: Link): string {
+  const j = l.joint;
+  if (j.type === 'fixed' || j.type === 'free') return j.type;
+  const unit = j.type === 'revolute' ? deg : (x: number) => `${num(x)} m`;
+  const range = Number.isFinite(j.lower) || Number.isFinite(j.upper) ? ` [${unit(j.lower)}, ${unit(j.upper)}]` : ' unlimited';
+  const id = j.id === null ? '' : ` id ${j.id}`;
+  const name = j.name === l.name ? '' : ` "${j.name}"`;
+  return `${j.type}${name}${id} axis ${vec(j.axis)}${range}`;
+}
+
+/** The human-readable report: an indented link tree, then devices and extra joints. */
+export function infoText(model: RobotModel): string {
+  const out: string[] = [`${model.name || '(unnamed)'}  ${model.sourceFile}`, `links: ${model.links.length}, root ${model.root}`];
+  const depth = new Map<string, number>();
+  for (const l of model.links) {
+    const d = l.parent === null ? 0 : (depth.get(l.parent) ?? 0) + 1;
+    depth.set(l.name, d);
+    out.push(
+      `${'  '.repeat(d + 1)}${l.name}  ${jointText(l)}  mass ${num(l.mass)} kg  com ${vec(l.centerOfMass)}  ` +
+        `shapes ${l.visuals.length} visual / ${l.collisions.length} collision`,
+    );
+  }
+  out.push(`devices: ${model.devices.length}`);
+  for (const d of model.devices) out.push(`  ${deviceType(d)} "${d.name}" on ${d.link} at ${vec(d.pose.translation)}`);
+  if (model.extraJoints.length > 0) {
+    out.push(`extra joints: ${model.extraJoints.length}`);
+    for (const x of model.extraJoints) out.push(`  ${x.type} ${x.link1} - ${x.link2}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** Exit status: 0 printed, 1 the model could not be loaded, 2 bad usage. */
+export function runInfo(argv: string[], io: CommandIo): number {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        'package-path': { type: 'string', multiple: true, default: [] },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (e) {
+    io.stderr(`body-bridge info: ${(e as Error).message}\n${INFO_USAGE}`);
+    return 2;
+  }
+  if (args.values.help) {
+    io.stdout(INFO_USAGE);
+    return 0;
+  }
+  if (args.positionals.length !== 1) {
+    io.stderr(`body-bridge info: expected exactly one model file\n${INFO_USAGE}`);
+    return 2;
+  }
+  let file: string;
+  try {
+    file = modelArgument(args.positionals[0]!);
+  } catch (e) {
+    io.stderr(`body-bridge info: ${(e as Error).message}\n`);
+    return 2;
+  }
+  try {
+    const model = loadRobotModel(file, { packagePath: args.values['package-path'] });
+    for (const w of model.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
+    io.stdout(args.values.json ? `${JSON.stringify(infoJson(model), null, 2)}\n` : infoText(model));
+    return 0;
+  } catch (e) {
+    if (e instanceof ModelLoadError) {
+      io.stderr(`${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+export const infoCommand: Command = { name: 'info', summary: 'the link tree, joints, mass properties and devices of a model', run: runInfo };
