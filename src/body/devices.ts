@@ -34,7 +34,8 @@ export const R_ROBOTICS: Mat3 = [
 
 /** Node types that create a device, by the name used in `type:`. */
 export const DEVICE_NODE_TYPES = new Set([
-  'Camera', 'CameraDevice', 'RangeSensor', 'ForceSensor', 'RateGyroSensor', 'AccelerationSensor', 'IMU',
+  // Choreonoid registers IMU; the reference manual spells the node Imu, so both are accepted.
+  'Camera', 'CameraDevice', 'RangeSensor', 'ForceSensor', 'RateGyroSensor', 'AccelerationSensor', 'IMU', 'Imu',
   'SpotLight', 'PointLight', 'Holder', 'Attachment', 'MarkerDevice', 'DigitalIO', 'ZmpDevice', 'Conveyor',
 ]);
 
@@ -255,6 +256,7 @@ export function readDeviceBody(ctx: BodyContext, type: string, map: YMap): Devic
     case 'AccelerationSensor':
       return { type: 'AccelerationSensor', params: { max_acceleration: vec3At(map, ['max_acceleration', 'maxAcceleration']) ?? unlimited3() } };
     case 'IMU':
+    case 'Imu':
       return {
         type: 'Imu',
         params: {
