@@ -14,7 +14,7 @@ import type { Field, FieldDecl, FieldType, FieldValue, ProtoDecl, VrmlNode } fro
 import { BUILTIN_INTERFACES, categoryOf, expectedCategory, type NodeCategory } from './builtins.js';
 import {
   accept, createScanner, describeNext, expect, expectId, failScan, peek, peekId, positionAt, readId,
-  readNumberOrNone, readQuoted, scannerAt, skipSpace, type Scanner,
+  readNumberOrNone, readQuoted, scanNumber, scannerAt, skipSpace, type Scanner,
 } from './scanner.js';
 
 /** Shared by every file of one load: limits, warnings, the include graph and the node budget. */
@@ -439,8 +439,9 @@ function readNumberList(st: State, type: FieldType): number[] {
       break;
     }
     if (c === -1) fail(st, `unterminated ${type} list: no ']' matches this '['`, open);
-    const v = readNumberOrNone(s);
-    if (v === undefined) fail(st, `expected a number or ']' in the ${type} list, found ${describeNext(s)}`);
+    s.nonFinite = false;
+    const v = scanNumber(s);
+    if (v !== v && !s.nonFinite) fail(st, `expected a number or ']' in the ${type} list, found ${describeNext(s)}`);
     if (isInt && !Number.isInteger(v)) fail(st, `expected an integer in the ${type} list, found ${v}`);
     out.push(v);
   }

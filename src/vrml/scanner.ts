@@ -175,6 +175,11 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
  */
 export function readNumber(s: Scanner): number {
   skipSpace(s);
+  return scanNumber(s);
+}
+
+/** readNumber at the cursor, which the caller has already moved past white space. */
+export function scanNumber(s: Scanner): number {
   const t = s.text;
   const n = t.length;
   const start = s.pos;
