@@ -57,10 +57,11 @@ interface WalkState {
 
 function locate(state: WalkState, node: YamlAstNode | undefined, path: string): SourceLocation {
   const offset = node?.range?.[0];
-  // An empty document has no node at all; its problems are reported at the start of the file.
-  if (offset === undefined) return { file: state.file, path, line: 1, column: 1 };
+  // The document itself has no path; an empty document has no node, so it is placed at 1:1.
+  const where: SourceLocation = path === '' ? { file: state.file } : { file: state.file, path };
+  if (offset === undefined) return { ...where, line: 1, column: 1 };
   const pos = state.lines.linePos(offset);
-  return { file: state.file, path, line: pos.line, column: pos.col };
+  return { ...where, line: pos.line, column: pos.col };
 }
 
 function convert(state: WalkState, node: unknown, path: string, depth: number): YNode {
