@@ -83,11 +83,16 @@ export function fromAsciiStl(text: string): TriangleMesh {
   return { positions, indices };
 }
 
-/** Binary or ASCII, decided the robust way: a binary file's size matches its facet count. */
+/**
+ * Binary or ASCII. A binary file whose size matches its facet count is binary even when its header
+ * starts with "solid" (some exporters write that); otherwise only text starting with "solid" is ASCII.
+ */
 export function readStl(data: Uint8Array): TriangleMesh {
   if (data.length >= HEADER_BYTES + 4) {
     const count = new DataView(data.buffer, data.byteOffset, data.byteLength).getUint32(HEADER_BYTES, true);
     if (data.length === HEADER_BYTES + 4 + count * FACET_BYTES) return fromBinaryStl(data);
   }
+  const start = new TextDecoder().decode(data.subarray(0, 512)).trimStart();
+  if (!/^solid/i.test(start)) return fromBinaryStl(data);
   return fromAsciiStl(new TextDecoder().decode(data));
 }
