@@ -253,6 +253,9 @@ DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children Segment { 
     expect(model.links).toHaveLength(1);
     expect(model.links[0]).toMatchObject({ name: 'Root', parent: null, mass: 1, joint: { type: 'fixed' } });
     expect(model.links[0]!.visuals[0]!.transform.translation).toEqual([1, 0, 0]);
+    const lightOnly = loadVrmlModel(writeModel('#VRML V2.0 utf8\nDirectionalLight { }'));
+    expect(lightOnly.links.map((l) => [l.name, l.visuals.length])).toEqual([['Root', 0]]);
+    expect(loadError(() => loadVrmlModel(writeModel('#VRML V2.0 utf8\n# nothing\n'))).message).toMatch(/nothing can be loaded as a body/);
   });
 });
 

@@ -107,8 +107,10 @@ const stem = (file: string): string => basename(file, extname(file));
 /** Choreonoid: a file without a Humanoid is one fixed link "Root" holding every shape. */
 function shapeOnlyModel(file: string, nodes: VrmlNode[], st: LoaderState, name: string): RobotModel {
   const shapes: Shape[] = [];
-  collectShapes(nodes.filter((n) => !(n.proto && n.type === 'ExtraJoint')), identityAffine(), '', st.budget, shapes);
-  if (shapes.length === 0) failAt({ file }, 'no Humanoid, Joint or shape in the file: nothing can be loaded as a body');
+  const sceneNodes = nodes.filter((n) => !(n.proto && n.type === 'ExtraJoint'));
+  // Choreonoid makes the link from any scene (lights or fog alone included); only an empty file fails.
+  if (sceneNodes.length === 0) failAt({ file }, 'no Humanoid, Joint or scene node in the file: nothing can be loaded as a body');
+  collectShapes(sceneNodes, identityAffine(), '', st.budget, shapes);
   const link: Link = {
     name: 'Root',
     parent: null,
