@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runTf, type TfJson } from '../src/cli/tf.js';
 import { type CommandIo, runUrdf } from '../src/cli/urdf.js';
-import { corpusDir, requireShared } from './support/oracle.js';
+import { runCli } from '../src/cli/main.js';
+import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { checkUrdf, child, childrenNamed, kdlForwardKinematics, parseXml, poseDifference } from './support/urdf-peers.js';
 
 requireShared();
@@ -70,6 +71,22 @@ describe('body-bridge urdf', () => {
     const clash = await run(runUrdf, [tank, '--world-frame', 'CHASSIS', '--mesh-dir', join(work, 'm2')]);
     expect(clash.status).toBe(1);
     expect(clash.stderr).toMatch(/already a frame/);
+  });
+});
+
+describe('the dispatcher', () => {
+  it('runs urdf and tf by name, and takes the bundled example directory as the model', async () => {
+    const urdf = join(work, 'example', 'example.urdf');
+    const r = await run(((argv: string[], io: CommandIo) => runCli(argv, io)) as typeof runUrdf, ['urdf', join(projectRoot, 'models'), '-o', urdf, '--mesh-dir', join(work, 'example', 'meshes')]);
+    expect(r.status, r.stderr).toBe(0);
+    const c = checkUrdf(urdf);
+    expect(c.ok, c.output).toBe(true);
+    const tf = await run(((argv: string[], io: CommandIo) => runCli(argv, io)) as typeof runUrdf, ['tf', join(projectRoot, 'models'), '--json']);
+    expect(tf.status, tf.stderr).toBe(0);
+    const frames = (JSON.parse(tf.stdout) as TfJson).frames;
+    const [kdl] = kdlForwardKinematics(urdf, [{}]);
+    expect(kdl!.size).toBe(frames.length);
+    for (const f of frames) expect(poseDifference(kdl!.get(f.name)!, { translation: f.root.xyz, rotation: f.root.rotation }), f.name).toBeLessThan(1e-12);
   });
 });
 

@@ -7,6 +7,7 @@ import { loadRobotModel } from '../load.js';
 import { ModelLoadError } from '../model/errors.js';
 import { quaternionFromMatrix, rpyFromMatrix } from '../model/math.js';
 import type { Mat3, Pose, RobotModel, Vec3 } from '../model/types.js';
+import { modelArgument } from './command.js';
 import { type CommandIo, processIo } from './urdf.js';
 
 export const TF_USAGE = `usage: body-bridge tf <model> [--joint NAME=VALUE]... [--initial] [--json] [--package-path DIR]...
@@ -109,9 +110,16 @@ export async function runTf(argv: string[], io: CommandIo = processIo()): Promis
     io.stderr(`body-bridge tf: expected exactly one model file\n${TF_USAGE}`);
     return 2;
   }
+  let file: string;
+  try {
+    file = modelArgument(args.positionals[0]!);
+  } catch (e) {
+    io.stderr(`body-bridge tf: ${(e as Error).message}\n`);
+    return 2;
+  }
   let model: RobotModel;
   try {
-    model = loadRobotModel(args.positionals[0]!, { packagePath: args.values['package-path'], shapes: false });
+    model = loadRobotModel(file, { packagePath: args.values['package-path'], shapes: false });
   } catch (e) {
     io.stderr(e instanceof ModelLoadError ? `${e.message}\n` : `body-bridge tf: ${(e as Error).message}\n`);
     return 1;

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadRobotModel } from '../load.js';
 import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import { defaultMeshDir, toUrdf, writeUrdf } from '../urdf/index.js';
+import { modelArgument } from './command.js';
 
 export interface CommandIo {
   stdout: (text: string) => void;
@@ -53,7 +54,13 @@ export async function runUrdf(argv: string[], io: CommandIo = processIo()): Prom
     io.stderr(`body-bridge urdf: expected exactly one model file\n${URDF_USAGE}`);
     return 2;
   }
-  const file = args.positionals[0]!;
+  let file: string;
+  try {
+    file = modelArgument(args.positionals[0]!);
+  } catch (e) {
+    io.stderr(`body-bridge urdf: ${(e as Error).message}\n`);
+    return 2;
+  }
   const packagePath = args.values['package-path'];
   try {
     const model = loadRobotModel(file, { packagePath });
