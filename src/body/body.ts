@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { failAt } from '../model/errors.js';
 import { normalize } from '../model/math.js';
 import type { LoadLimits, LoadOptions } from '../model/options.js';
-import type { Diagnostic, ExtraJoint, RobotModel } from '../model/types.js';
+import type { Diagnostic, ExtraJoint, RobotModel, SourceLocation } from '../model/types.js';
 import { loadVrmlModel } from '../vrml/index.js';
 import { readRotation, warn, type BodyContext, type IncludeBudget } from './context.js';
 import { cloneLinkDraft, traverse, type DeviceDraft, type ExtraJointDraft, type LinkDraft } from './draft.js';
@@ -113,7 +113,7 @@ export function readBodyFile(
   buildTree(state, root);
 
   const links = traverse(root);
-  if (!isSub) warnMissingJointIds(state);
+  if (!isSub) warnMissingJointIds(state, linksNode.loc);
   readExtraJoints(state, top, links);
   return {
     kind: 'body',
@@ -142,11 +142,12 @@ function buildTree(state: ReadState, root: LinkDraft): void {
   if (root.parent) failAt(root.source.path ? root.source : { file: state.ctx.file }, `root link "${root.name}" must not have a parent`);
 }
 
-function warnMissingJointIds(state: ReadState): void {
+/** Choreonoid's "Joint ID n is not specified", placed at the links list. */
+function warnMissingJointIds(state: ReadState, where: SourceLocation): void {
   const ids = [...state.jointIds];
   const max = ids.length > 0 ? Math.max(...ids) : -1;
   for (let i = 0; i <= max; i++) {
-    if (!state.jointIds.has(i)) warn(state.ctx, { file: state.ctx.file }, `joint id ${i} is not given to any joint (ids should be 0..${max} without gaps)`);
+    if (!state.jointIds.has(i)) warn(state.ctx, where, `joint id ${i} is not given to any joint (ids should be 0..${max} without gaps)`);
   }
 }
 
