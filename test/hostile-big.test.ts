@@ -1,6 +1,6 @@
-// Inputs built to exhaust time, memory or the stack (issue 8): alias bombs, 50 MB files, include
-// fan-out, triangle budget (10,000-deep nesting and the CPU bounds on bombs are in hostile-pending
-// until the loaders meet them). They are generated into a temp dir at test time (never committed) and
+// Inputs built to exhaust time, memory or the stack (issue 8): alias bombs, 10,000-deep VRML nesting,
+// 50 MB files, include fan-out, triangle budget (10,000-deep YAML nesting and the CPU bounds on bombs
+// are in hostile-pending until the loader meets them). They are generated into a temp dir at test time (never committed) and
 // loaded in a child process with a heap bound and a time bound, so a blow-up fails the case instead
 // of taking the test run down. Each name says the outcome we decided on.
 import { writeFileSync } from 'node:fs';
@@ -56,6 +56,23 @@ describe('YAML bombs', () => {
     const text = edit(baseBody, ['root_link: BASE\n', `root_link: BASE\n${aliasBomb().split('\n').slice(0, 2).join('\n')}\n`]);
     const { run, file } = await loadIn(small, 'robot.body', text, { limits: { maxAliases: 5 } });
     expectLocatedError(run, file, { message: /\b5\b/ });
+  });
+});
+
+describe('deep nesting', () => {
+  test('10,000-deep VRML Transform nesting → located error naming the depth limit, no stack overflow', async () => {
+    const deep = `${'Transform { children [ '.repeat(10_000)}Shape { geometry Box { } }${' ] }'.repeat(10_000)}`;
+    const text = edit(baseWrl, ['            Inline { url "parts.wrl" }\n', `            Inline { url "parts.wrl" }\n            ${deep}\n`]);
+    const { run, file } = await loadIn(small, 'robot.wrl', text);
+    expectLocatedError(run, file, { message: /deep|depth|nest/i });
+  });
+
+  test('10,000-deep VRML Joint nesting (a 10,000-link chain) → located error naming the depth limit', async () => {
+    const joint = 'Joint { jointType "rotate" jointAxis 0 0 1 children [ Segment { mass 1 } ';
+    const deep = `${joint.repeat(10_000)}${' ] }'.repeat(10_000)}`;
+    const text = edit(baseWrl, ['            DEF ARM_LINK Segment {', `            ${deep}\n            DEF ARM_LINK Segment {`]);
+    const { run, file } = await loadIn(small, 'robot.wrl', text);
+    expectLocatedError(run, file, { message: /deep|depth|nest/i });
   });
 });
 

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type LoadRunner, loadCpuMs, loadedModel, runCase, startLoadRunner } from './support/contract.js';
+import { disposeScenarios, scenario } from './hostile/node-kit.js';
 import { aliasBomb, baseBody, basePartsWrl, baseWrl, caseDir, edit, expectLoads, expectLocatedError, lineOf, MB, padWithComments, scratchRoot } from './hostile/case-kit.js';
 
 let runner: LoadRunner;
@@ -20,6 +21,7 @@ afterAll(() => {
   runner.close();
   small.close();
   scratch.dispose();
+  disposeScenarios();
 });
 
 async function loadIn(r: LoadRunner, name: string, content: string | Buffer, options = {}, urdf = true) {
@@ -143,19 +145,38 @@ describe('deep nesting', () => {
     expectLocatedError(run, file, { message: /deep|depth|nest/i });
   });
 
-  test('10,000-deep VRML Transform nesting → located error naming the depth limit, no stack overflow', async () => {
-    const deep = `${'Transform { children [ '.repeat(10_000)}Shape { geometry Box { } }${' ] }'.repeat(10_000)}`;
-    const text = edit(baseWrl, ['            Inline { url "parts.wrl" }\n', `            Inline { url "parts.wrl" }\n            ${deep}\n`]);
-    const { run, file } = await loadIn(small, 'robot.wrl', text);
-    expectLocatedError(run, file, { message: /deep|depth|nest/i });
-  });
-
-  test('10,000-deep VRML Joint nesting (a 10,000-link chain) → located error naming the depth limit', async () => {
-    const joint = 'Joint { jointType "rotate" jointAxis 0 0 1 children [ Segment { mass 1 } ';
-    const deep = `${joint.repeat(10_000)}${' ] }'.repeat(10_000)}`;
-    const text = edit(baseWrl, ['            DEF ARM_LINK Segment {', `            ${deep}\n            DEF ARM_LINK Segment {`]);
-    const { run, file } = await loadIn(small, 'robot.wrl', text);
-    expectLocatedError(run, file, { message: /deep|depth|nest/i });
-  });
 });
 
+describe('the running node (findings for src/ros)', () => {
+  const js = scenario('jointStates');
+
+  test('one joint_states stamped far in the future (sec 2^31-1) does not stop later, normally stamped messages from moving /tf', () => {
+    expect(js.steps.stampFarFuture.threw).toBeNull();
+    expect(js.steps.stampFarFuture.tfFollows).toBe(true);
+  });
+
+  test('a stamp with nanosec 4294967295 (4.3 s ahead once normalised) does not stop the next messages from moving /tf', () => {
+    expect(js.steps.nanosecOutOfRange.threw).toBeNull();
+    expect(js.steps.nanosecOutOfRange.tfFollows).toBe(true);
+  });
+
+  test('one message naming 100,000 unknown joints is logged as one warning per throttle window, not 100,000', () => {
+    expect(js.steps.manyUnknownNamesInOneMessage.threw).toBeNull();
+    expect(js.steps.manyUnknownNamesInOneMessage.logs).toBeLessThanOrEqual(1);
+  });
+
+  test('200,000 messages each naming a new unknown joint: heap grows < 8 MB after GC', () => {
+    const r = scenario('memoryUniqueUnknown');
+    expect(r.tfFollows).toBe(true);
+    expect(r.growth).toBeLessThan(8 * MB);
+  });
+
+  test('started with an unwritable mesh_dir, then given a writable one: the model is loaded and served', () => {
+    const r = scenario('meshDir');
+    expect(r.toGood.successful).toBe(true);
+    expect(r.toGood.served).toBe(true);
+    expect(r.toGood.descriptions).toBe(1);
+    expect(r.goodDir.files).toBeGreaterThan(0);
+    expect(r.goodDir.tempLeft).toEqual([]);
+  });
+});

@@ -20,7 +20,8 @@ import type { Diagnostic, RobotModel } from '../../src/model/types.js';
 import type { LoadRequest, UrdfOutcome, WorkerOutcome } from '../hostile/load-worker.js';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const workerSource = join(projectRoot, 'test/hostile/load-worker.ts');
+// Entry points compiled with src/ for child processes: the load worker and the node scenarios.
+const childSources = ['test/hostile/load-worker.ts', 'test/hostile/node-scenarios.ts'].map((f) => join(projectRoot, f));
 
 // ---------------------------------------------------------------------------------------------
 // Compiling src/ + the worker for the child process (Node 20 cannot run .ts itself).
@@ -30,7 +31,7 @@ function sourceFiles(): string[] {
   const files = readdirSync(src, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
     .map((f) => join(src, f));
-  return [...files.sort(), workerSource];
+  return [...files.sort(), ...childSources];
 }
 
 /** Drops compiled trees of older source states (every edit of src/ makes a new one). */
@@ -44,12 +45,15 @@ function pruneCache(cacheRoot: string): void {
   }
 }
 
+/** The compiled load worker (see compiledTree). */
+export const compiledWorker = (): string => join(compiledTree(), 'test/hostile/load-worker.js');
+
 /**
- * Emits src/ and the worker as ESM JavaScript into a content-addressed cache directory and returns
- * the worker's path. Type errors do not stop the emit (tsc type-checks separately in `npm test`).
- * The directory lives under node_modules so the compiled code resolves `yaml`, `xmlbuilder2`, ...
+ * Emits src/ and the child entry points as ESM JavaScript into a content-addressed cache directory and
+ * returns it. Type errors do not stop the emit (tsc type-checks separately in `npm test`). The
+ * directory lives under node_modules so the compiled code resolves `yaml`, `xmlbuilder2`, ...
  */
-export function compiledWorker(): string {
+export function compiledTree(): string {
   const files = sourceFiles();
   const hash = createHash('sha256');
   for (const f of files) hash.update(f).update('\0').update(readFileSync(f)).update('\0');
@@ -57,7 +61,7 @@ export function compiledWorker(): string {
   const cacheRoot = join(projectRoot, 'node_modules/.cache/body-bridge-contract');
   const outDir = join(cacheRoot, hash.digest('hex').slice(0, 20));
   const workerJs = join(outDir, 'test/hostile/load-worker.js');
-  if (existsSync(workerJs)) return workerJs;
+  if (existsSync(workerJs)) return outDir;
   pruneCache(cacheRoot);
   // Concurrent test files may compile at the same time: each emits into its own directory, the first rename wins.
   const tmpDir = `${outDir}.tmp-${process.pid}-${Date.now()}`;
@@ -82,7 +86,7 @@ export function compiledWorker(): string {
     rmSync(tmpDir, { recursive: true, force: true });
   }
   if (!existsSync(workerJs)) throw new Error(`contract worker not emitted at ${workerJs}`);
-  return workerJs;
+  return outDir;
 }
 
 // ---------------------------------------------------------------------------------------------
