@@ -272,6 +272,19 @@ describe('names that could break XML or paths', () => {
   });
 });
 
+describe('non-finite numbers', () => {
+  it('drop the shape with a warning, or name the frame when the kinematics cannot be written', () => {
+    const m = sampleRobot();
+    m.links[1]!.visuals.push(shape({ kind: 'box', size: [NaN, 1, 1] }), shape({ kind: 'capsule', radius: Infinity, height: 1 }));
+    const r = toUrdf(m, { meshDir: work });
+    expect(r.warnings.filter((w) => /left out/.test(w.message))).toHaveLength(2);
+    expect(r.xml).not.toMatch(/NaN|Infinity/);
+    const broken = sampleRobot();
+    broken.links[2]!.offset.translation[0] = NaN;
+    expect(() => toUrdf(broken, { meshDir: work })).toThrow(/frame "wheel"/);
+  });
+});
+
 describe('mesh URIs', () => {
   it('file:// by default; package:// for files inside a ROS package on the package path', () => {
     const root = join(work, 'ws');

@@ -143,6 +143,9 @@ function bakedMesh(
   const baked: Mat3 = split ? [[split.scale[0], 0, 0], [0, split.scale[1], 0], [0, 0, split.scale[2]]] : t.linear;
   const isIdentity = split !== null && isUnitScale(split.scale);
   const mesh = isIdentity ? local : transformMesh(local, { linear: baked, translation: [0, 0, 0] });
+  for (let i = 0; i < mesh.positions.length; i++) {
+    if (!Number.isFinite(mesh.positions[i]!)) throw new RangeError('mesh has a non-finite vertex');
+  }
   const file = meshFileFor(mesh);
   if (!ctx.meshes.has(file.name)) ctx.meshes.set(file.name, file);
   return {

@@ -121,6 +121,15 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
   for (const link of model.links) if (link.parent !== null) linkJoints.set(link.name, claimJoint(link.joint.name, true, link.source));
 
   for (const frame of frames) {
+    try {
+      addFrame(frame);
+    } catch (e) {
+      if (e instanceof RangeError) throw new RangeError(`frame "${frame.name}": ${e.message}`);
+      throw e;
+    }
+  }
+
+  function addFrame(frame: Frame): void {
     if (frame.kind === 'link' && frame.link) {
       body.push(linkElement(frame.link, ctx, materialName));
       if (frame.link.parent === null) {
@@ -169,7 +178,15 @@ function linkElement(link: Link, ctx: GeometryContext, materialName: (m: Materia
   const inertial = inertialElement(link);
   if (inertial) children.push(inertial);
   const shapeElement = (tag: 'visual' | 'collision', shape: Shape): XmlElement | null => {
-    const g = shapeGeometry(shape, ctx);
+    let g;
+    try {
+      g = shapeGeometry(shape, ctx);
+    } catch (e) {
+      // A shape with a non-finite size or transform is dropped; the link and its kinematics stay.
+      if (!(e instanceof RangeError)) throw e;
+      ctx.warn(`${tag} shape of link "${link.name}" left out: ${e.message}`, shape.source);
+      return null;
+    }
     if (!g) return null;
     const parts: XmlNode[] = [];
     const origin = originElement(g.origin, true);
