@@ -30,6 +30,29 @@ export interface LoadOptions {
   limits?: Partial<LoadLimits>;
 }
 
-export function resolveLimits(options: LoadOptions): LoadLimits {
-  return { ...defaultLimits, ...options.limits };
+/**
+ * Environment variables that raise (or lower) a limit for every entry point — the CLI, the node and
+ * the API — without a code change: BODY_BRIDGE_MAX_FILE_BYTES, BODY_BRIDGE_MAX_ALIASES, BODY_BRIDGE_MAX_DEPTH,
+ * BODY_BRIDGE_MAX_INCLUDED_FILES, BODY_BRIDGE_MAX_TRIANGLES. A value that is not a positive integer is ignored.
+ */
+export const limitEnvironment: Readonly<Record<keyof LoadLimits, string>> = {
+  maxFileBytes: 'BODY_BRIDGE_MAX_FILE_BYTES',
+  maxAliases: 'BODY_BRIDGE_MAX_ALIASES',
+  maxDepth: 'BODY_BRIDGE_MAX_DEPTH',
+  maxIncludedFiles: 'BODY_BRIDGE_MAX_INCLUDED_FILES',
+  maxTriangles: 'BODY_BRIDGE_MAX_TRIANGLES',
+};
+
+export function limitsFromEnvironment(env: NodeJS.ProcessEnv): Partial<LoadLimits> {
+  const out: Partial<LoadLimits> = {};
+  for (const [key, name] of Object.entries(limitEnvironment) as [keyof LoadLimits, string][]) {
+    const raw = env[name]?.trim();
+    if (raw && /^[0-9]+$/.test(raw) && Number(raw) > 0 && Number.isSafeInteger(Number(raw))) out[key] = Number(raw);
+  }
+  return out;
+}
+
+/** Defaults, then the environment, then `options.limits` (the most specific wins). */
+export function resolveLimits(options: LoadOptions, env: NodeJS.ProcessEnv = process.env): LoadLimits {
+  return { ...defaultLimits, ...limitsFromEnvironment(env), ...options.limits };
 }
