@@ -104,6 +104,8 @@ export interface RunnerOptions {
   maxOldSpaceMb?: number;
   /** Another worker script speaking the same protocol (the contract's own self-test uses one). */
   workerJs?: string;
+  /** Environment of the child (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface LoadRunner {
@@ -130,6 +132,7 @@ export function startLoadRunner(options: RunnerOptions = {}): LoadRunner {
       execArgv: [`--max-old-space-size=${maxOldSpaceMb}`],
       serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: options.env ?? process.env,
     });
     const stderr: string[] = [];
     child.stderr?.on('data', (b: Buffer) => {
