@@ -156,7 +156,9 @@ function relayImage(
       relay.warnOnce(`${label}:image`, `${label}: dropped an image from ${topic}: ${problem}`);
       return;
     }
-    image.publish({ ...m, header: header(m.header.stamp, frameId) });
+    // Field by field, so nothing a transport attached to the incoming object leaks out.
+    const { height, width, encoding, is_bigendian, step, data } = m;
+    image.publish({ header: header(m.header.stamp, frameId), height, width, encoding, is_bigendian, step, data });
     info(m.header.stamp);
   });
 }
