@@ -299,6 +299,22 @@ DEF H Humanoid { humanoidBody DEF A Joint { jointType 3 } }`)));
     expect(error.message).toMatch(/'jointType' of Joint must be SFString or MFString, not SFInt32/);
   });
 
+  test('values no consumer can use: zero axis, crossed limits, negative mass, overflowing numbers', () => {
+    const joint = (fields: string) => `\nDEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children DEF B Joint { jointType "rotate" ${fields} } } }`;
+    const zero = at(joint('jointAxis 0 0 0'));
+    expect(zero).toMatchObject({ line: L(2), path: 'Humanoid(H).humanoidBody/Joint(A).children[0]/Joint(B).jointAxis' });
+    expect(zero.message).toMatch(/zero vector as jointAxis/);
+    expect(at(joint('ulimit [ -1 ] llimit [ 1 ]')).message).toMatch(/ulimit -1 is below llimit 1/);
+    expect(at(joint('uvlimit [ 1 ] lvlimit [ 2 ]')).message).toMatch(/uvlimit 1 is below lvlimit 2/);
+    expect(at(joint('translation 0 0 1e400')).message).toMatch(/'translation' of Joint has Infinity where a finite number is needed/);
+    expect(at(joint('rotation 0 0 1 nan')).message).toMatch(/not a finite number/);
+    const mass = at('\nDEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children Segment { mass -1 } } }');
+    expect(mass).toMatchObject({ line: L(2), column: '\nDEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children Segment { mass -1'.indexOf('-1') });
+    expect(mass.message).toMatch(/mass -1 is negative/);
+    // "unlimited" written as inf is a limit, not an error.
+    expect(load(joint('ulimit [ inf ] llimit [ -inf ]')).links[1]!.joint).toMatchObject({ lower: -Infinity, upper: Infinity });
+  });
+
   test('momentsOfInertia with fewer than 9 values', () => {
     expect(at('\nDEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children Segment { momentsOfInertia [ 1 1 1 ] } } }').message).toMatch(/needs 9 values/);
   });

@@ -200,6 +200,20 @@ describe('geometry and appearance', () => {
     expect(shape!.geometry.kind === 'mesh' && shape!.geometry.colors).toEqual([[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
   });
 
+  test('an index below -1 ends a face with a warning; an Extrusion that sweeps nothing is dropped with a warning', () => {
+    const { session } = parse('');
+    const file = writeModel(`${HEADER}Shape { geometry IndexedFaceSet { coord Coordinate { point [ 0 0 0, 1 0 0, 0 1 0, 1 1 0 ] }
+      coordIndex [ 0 1 2 -2 1 3 2 ] } }
+      Shape { geometry Extrusion { spine [ 0 0 0 ] } }`);
+    const warnings = session.warnings;
+    const shapes = loadVrmlShapes(file, {}, undefined, warnings);
+    expect(shapes.map((s) => s.geometry.kind === 'mesh' && s.geometry.faces)).toEqual([[[0, 1, 2], [1, 3, 2]]]);
+    expect(warnings.map((w) => [w.message, w.line])).toEqual([
+      ['coordIndex[3] = -2 is not a vertex index or -1; read as the end of a face', 3],
+      ['Extrusion with 1 spine and 5 cross-section points sweeps no solid; the shape is dropped', 4],
+    ]);
+  });
+
   test('ElevationGrid and Extrusion keep their fields (Extrusion with the VRML97 defaults)', () => {
     const [grid, extrusion] = shapesOf(`
       Shape { geometry ElevationGrid { xDimension 2 zDimension 3 xSpacing 0.5 height [ 0 1 2 3 4 5 ] ccw FALSE } }

@@ -34,9 +34,24 @@ function typed(node: VrmlNode, path: string, name: string, types: FieldType[]): 
   return f;
 }
 
+/**
+ * Rejects NaN and ±Infinity (a written nan/inf, or a literal like 1e400 that overflows), which no
+ * consumer can use; `allowInfinite` keeps ±Infinity where it means "unlimited".
+ */
+function requireFinite(values: readonly number[], node: VrmlNode, path: string, name: string, allowInfinite = false): void {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v - v !== 0 && !(allowInfinite && (v === Infinity || v === -Infinity))) {
+      failAt(locate(node, path, name), `field '${name}' of ${node.type} has ${v} where a finite number is needed`);
+    }
+  }
+}
+
 export function getFloat(node: VrmlNode, path: string, name: string, fallback: number): number {
   const f = typed(node, path, name, ['SFFloat', 'SFTime', 'SFInt32']);
-  return f ? (f.value as number) : fallback;
+  if (!f) return fallback;
+  requireFinite([f.value as number], node, path, name);
+  return f.value as number;
 }
 
 export function getInt(node: VrmlNode, path: string, name: string, fallback: number): number {
@@ -65,14 +80,17 @@ export function getVec3(node: VrmlNode, path: string, name: string, fallback: Ve
   const f = typed(node, path, name, ['SFVec3f', 'SFColor']);
   if (!f) return fallback;
   const v = f.value as number[];
+  requireFinite(v, node, path, name);
   return [v[0]!, v[1]!, v[2]!];
 }
 
-/** Flat numbers of an MF numeric field (or a single SF value). */
-export function getNumbers(node: VrmlNode, path: string, name: string, types: FieldType[]): number[] | undefined {
+/** Flat numbers of an MF numeric field (or a single SF value), all finite unless `allowInfinite`. */
+export function getNumbers(node: VrmlNode, path: string, name: string, types: FieldType[], allowInfinite = false): number[] | undefined {
   const f = typed(node, path, name, types);
   if (!f) return undefined;
-  return typeof f.value === 'number' ? [f.value] : (f.value as number[]);
+  const values = typeof f.value === 'number' ? [f.value] : (f.value as number[]);
+  requireFinite(values, node, path, name, allowInfinite);
+  return values;
 }
 
 export function getNodes(node: VrmlNode, path: string, name: string): VrmlNode[] {
@@ -94,6 +112,7 @@ export function getNode(node: VrmlNode, path: string, name: string): VrmlNode | 
 export function rotationOf(r: readonly number[], where: () => SourceLocation): Mat3 {
   const axis: Vec3 = [r[0]!, r[1]!, r[2]!];
   const angle = r[3]!;
+  if (r.some((x) => x - x !== 0)) failAt(where(), `rotation ${r.join(' ')} has a value that is not a finite number`);
   if (Math.hypot(axis[0], axis[1], axis[2]) < 1e-6) {
     if (angle === 0) return identity3();
     failAt(where(), `rotation axis is the zero vector (angle ${angle})`);
@@ -108,6 +127,7 @@ export function getRotation(node: VrmlNode, path: string, name: string): Mat3 {
   const v = f.value as number[];
   if (f.type === 'SFRotation') return rotationOf(v, () => locate(node, path, name));
   if (v.length < 9) failAt(locate(node, path, name), `a rotation given as MFFloat needs 9 values, not ${v.length}`);
+  requireFinite(v, node, path, name);
   return [
     [v[0]!, v[1]!, v[2]!],
     [v[3]!, v[4]!, v[5]!],

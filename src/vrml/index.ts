@@ -55,7 +55,7 @@ export function loadVrmlShapes(file: string, options: LoadOptions, nodeName?: st
       return shapes;
     }
     const found = findDefNode(nodes, nodeName, [[1, 0, 0], [0, 1, 0], [0, 0, 1]], '');
-    if (!found) failAt({ file: abs }, `no node is DEF'd as "${nodeName}" in the file`);
+    if (!found) failAt({ file: abs, line: 1, column: 1 }, `no node is DEF'd as "${nodeName}" in the file`);
     const { node, linear, path } = found;
     if (node.type === 'Transform') {
       const own = transformAffine(node, path);
@@ -110,7 +110,7 @@ function guard<T>(file: string, body: () => T): T {
     return body();
   } catch (e) {
     if (e instanceof ModelLoadError) throw e;
-    if (e instanceof RangeError) failAt({ file: resolve(file) }, `the file is too deeply nested to read (${e.message})`);
+    if (e instanceof RangeError) failAt({ file: resolve(file), line: 1, column: 1 }, 'the model is nested too deeply to read (the stack ran out)');
     throw e;
   }
 }

@@ -109,7 +109,7 @@ function shapeOnlyModel(file: string, nodes: VrmlNode[], st: LoaderState, name: 
   const shapes: Shape[] = [];
   const sceneNodes = nodes.filter((n) => !(n.proto && n.type === 'ExtraJoint'));
   // Choreonoid makes the link from any scene (lights or fog alone included); only an empty file fails.
-  if (sceneNodes.length === 0) failAt({ file }, 'no Humanoid, Joint or scene node in the file: nothing can be loaded as a body');
+  if (sceneNodes.length === 0) failAt({ file, line: 1, column: 1 }, 'no Humanoid, Joint or scene node in the file: nothing can be loaded as a body');
   collectShapes(sceneNodes, identityAffine(), '', st.budget, shapes);
   const link: Link = {
     name: 'Root',
@@ -194,11 +194,19 @@ function readJoint(node: VrmlNode, parentPath: string, parent: Link | null, st: 
     }
   }
   // Choreonoid counts a pseudo continuous track as a fixed joint here and gives it a zero axis.
-  if (type === 'revolute' || type === 'prismatic') joint.axis = jointAxis(node, path);
+  if (type === 'revolute' || type === 'prismatic') {
+    joint.axis = jointAxis(node, path);
+    if (joint.axis.every((x) => x === 0)) {
+      failAt(locate(node, path, 'jointAxis'), `the ${typeLabel} joint ${name} has the zero vector as jointAxis (expected a direction)`);
+    }
+  }
   joint.lower = limit(node, path, 'llimit', -Infinity);
   joint.upper = limit(node, path, 'ulimit', Infinity);
   joint.velocityLower = limit(node, path, 'lvlimit', -Infinity);
   joint.velocityUpper = limit(node, path, 'uvlimit', Infinity);
+  for (const [lo, hi, l, u] of [[joint.lower, joint.upper, 'llimit', 'ulimit'], [joint.velocityLower, joint.velocityUpper, 'lvlimit', 'uvlimit']] as const) {
+    if (lo > hi) failAt(locate(node, path, u), `${u} ${hi} is below ${l} ${lo} (expected lower ≤ upper)`);
+  }
   const rotorInertia = getFloat(node, path, 'rotorInertia', 0);
   const gearRatio = getFloat(node, path, 'gearRatio', 1);
   joint.rotorInertia = rotorInertia;
@@ -280,7 +288,7 @@ function jointAxis(node: VrmlNode, path: string): Vec3 {
 
 /** ulimit and friends: the first value of an MFFloat (or an SFFloat); none means unlimited. */
 function limit(node: VrmlNode, path: string, name: string, fallback: number): number {
-  const values = getNumbers(node, path, name, ['MFFloat', 'SFFloat']);
+  const values = getNumbers(node, path, name, ['MFFloat', 'SFFloat'], true);
   return values && values.length > 0 ? values[0]! : fallback;
 }
 
@@ -352,6 +360,7 @@ function devicePose(node: VrmlNode, path: string): Affine {
 
 function readSegment(acc: LinkAccumulator, node: VrmlNode, T: Affine, path: string, st: LoaderState): void {
   const m = getFloat(node, path, 'mass', 0);
+  if (m < 0) failAt(locate(node, path, 'mass'), `Segment mass ${m} is negative (expected a mass ≥ 0)`);
   const c = transformPoint(T, getVec3(node, path, 'centerOfMass', [0, 0, 0]));
   if (acc.mass + m > 0) acc.com = scale(add(scale(c, m), scale(acc.com, acc.mass)), 1 / (acc.mass + m));
   acc.mass += m;

@@ -112,10 +112,10 @@ export function readModelText(file: string, limits: LoadLimits, from?: { file: s
     if (!st.isFile()) throw new Error('not a file');
     size = st.size;
   } catch {
-    failAt(from ?? { file }, from ? `cannot read '${file}'` : 'cannot read the file');
+    failAt(from ?? { file, line: 1, column: 1 }, from ? `cannot read '${file}'` : 'cannot read the file (missing or not a regular file)');
   }
   if (size > limits.maxFileBytes) {
-    failAt(from ?? { file }, `'${file}' is ${size} bytes, more than the limit of ${limits.maxFileBytes}`);
+    failAt(from ?? { file, line: 1, column: 1 }, `'${file}' is ${size} bytes, more than the limit of ${limits.maxFileBytes}`);
   }
   const text = readFileSync(file, 'utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

@@ -221,7 +221,15 @@ function convertGeometry(node: VrmlNode, path: string, budget: ShapeBudget): Geo
         const axis = normalize([rot[i]!, rot[i + 1]!, rot[i + 2]!]);
         orientation.push([axis[0], axis[1], axis[2], rot[i + 3]!]);
       }
-      budget.triangles += Math.max(0, 2 * (spine.length - 1) * (crossSection.length - 1));
+      if (spine.length < 2 || crossSection.length < 2) {
+        budget.warnings.push({
+          severity: 'warning',
+          message: `Extrusion with ${spine.length} spine and ${crossSection.length} cross-section points sweeps no solid; the shape is dropped`,
+          ...locate(node, p, spine.length < 2 ? 'spine' : 'crossSection'),
+        });
+        return null;
+      }
+      budget.triangles += 2 * (spine.length - 1) * (crossSection.length - 1);
       return {
         kind: 'extrusion',
         crossSection,
@@ -265,8 +273,11 @@ function convertFaceSet(node: VrmlNode, path: string, budget: ShapeBudget): Geom
   let dropped = 0;
   let triangles = 0;
   let start = 0;
+  let invalid: string | undefined;
   for (let i = 0; i <= index.length; i++) {
     const k = i < index.length ? index[i]! : -1;
+    // Any negative index ends a face, as in Choreonoid; only -1 is the VRML separator.
+    if (k < -1 && invalid === undefined) invalid = `coordIndex[${i}] = ${k}`;
     if (k >= 0) {
       if (k >= count) {
         failAt(locate(node, path, 'coordIndex'), `coordIndex[${i}] = ${k}, but there are only ${count} coordinates`);
@@ -282,6 +293,9 @@ function convertFaceSet(node: VrmlNode, path: string, budget: ShapeBudget): Geom
       dropped++;
     }
     start = i + 1;
+  }
+  if (invalid !== undefined) {
+    budget.warnings.push({ severity: 'warning', message: `${invalid} is not a vertex index or -1; read as the end of a face`, ...locate(node, path, 'coordIndex') });
   }
   if (dropped > 0) {
     budget.warnings.push({ severity: 'warning', message: `${dropped} face(s) with fewer than 3 vertices dropped`, ...locate(node, path, 'coordIndex') });
