@@ -25,7 +25,7 @@ const seed = envSeed === undefined ? 0x8b0d1e5 : envSeed === 'random' ? Date.now
 // A long run (FUZZ_SECONDS set) goes on until its time is up.
 const longRun = process.env.FUZZ_SECONDS !== undefined;
 const totalSeconds = Number(process.env.FUZZ_SECONDS ?? 60);
-const runsPerModel = longRun ? 1_000_000_000 : Number(process.env.FUZZ_RUNS ?? 200);
+const runsPerModel = longRun ? 1_000_000_000 : Number(process.env.FUZZ_RUNS ?? 150);
 // CI must show it really ran thousands of cases; a long run only has to keep going.
 const minimumCases = Number(process.env.FUZZ_MIN_CASES ?? (longRun ? 0 : 1000));
 const urdfEvery = Math.max(1, Number(process.env.FUZZ_URDF_EVERY ?? 8));

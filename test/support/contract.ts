@@ -344,17 +344,19 @@ export interface CaseSpec {
 
 /** Loads one case in the runner and returns the outcome with every contract violation, file-system checks included. */
 export async function runCase(runner: LoadRunner, spec: CaseSpec): Promise<CaseRun> {
+  const wantUrdf = spec.urdf ?? true;
+  if (!wantUrdf) {
+    // Loading alone writes nothing; the file-system half of the contract is checked with the URDF stage.
+    const outcome = await runner.run({ file: spec.file, options: spec.options ?? {} }, spec.timeoutMs);
+    return { outcome, violations: contractViolations(outcome) };
+  }
   const outRoot = join(spec.caseDir, 'out');
   const meshDir = join(outRoot, 'deep', 'er', 'meshes');
   const urdfFile = join(outRoot, 'robot.urdf');
   rmSync(outRoot, { recursive: true, force: true });
   const watchRoot = dirname(spec.caseDir);
   const before = listFiles(watchRoot);
-  const wantUrdf = spec.urdf ?? true;
-  const outcome = await runner.run(
-    { file: spec.file, options: spec.options ?? {}, ...(wantUrdf ? { urdf: { meshDir, urdfFile } } : {}) },
-    spec.timeoutMs,
-  );
+  const outcome = await runner.run({ file: spec.file, options: spec.options ?? {}, urdf: { meshDir, urdfFile } }, spec.timeoutMs);
   const violations = contractViolations(outcome);
   const after = listFiles(watchRoot);
   for (const [f, mtime] of after) {
