@@ -52,9 +52,21 @@ describe('.body (findings for src/body)', () => {
     const { run, file } = await load(text);
     expectLocatedError(run, file, { message: /NO_SUCH_NODE/ });
   });
+
+  test('finite but huge mass properties (mass 1e308, center_of_mass z 1e300) → located error, not NaN in the combined inertia', async () => {
+    const text = edit(baseBody, ['    mass: 1.0\n', '    mass: 1e308\n'], ['    center_of_mass: [ 0, 0, 0.2 ]', '    center_of_mass: [ 0, 0, 1e300 ]']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[1\]/ });
+  });
 });
 
 describe('.wrl (findings for src/vrml)', () => {
+  test('finite but huge Segment mass properties (mass 1e308, centerOfMass z 1e300) → located error, not NaN in the combined inertia', async () => {
+    const text = edit(baseWrl, ['              mass 1.0\n', '              mass 1e308\n'], ['              centerOfMass 0 0 0.2\n', '              centerOfMass 0 0 1e300\n']);
+    const { run, file } = await loadWrl(text);
+    expectLocatedError(run, file, { line: lineOf(text, 'mass 1e308') });
+  });
+
   test('1e400 in a translation → located error at that field', async () => {
     const text = edit(baseWrl, ['          translation 0 0 0.1\n', '          translation 0 0 1e400\n']);
     const { run, file } = await loadWrl(text);
