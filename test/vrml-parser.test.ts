@@ -95,7 +95,8 @@ describe('DEF / USE / PROTO', () => {
     const shapes = loadVrmlShapes(join(vrmlModelsDir, 'extern-main.wrl'), {});
     expect(shapes.map((s) => s.geometry)).toEqual([{ kind: 'box', size: [1, 2, 3] }, { kind: 'box', size: [4, 5, 6] }]);
     expect(shapes.map((s) => s.material!.diffuseColor)).toEqual([[0, 0, 1], [0, 0, 1]]);
-    expect(shapes[1]!.transform.translation).toEqual([0, 5, 0]);
+    // `offset` is only in the PROTO, not in the EXTERNPROTO interface: its default 0 0 7 applies.
+    expect(shapes.map((s) => s.transform.translation)).toEqual([[0, 0, 7], [0, 5, 7]]);
   });
 
   test('ROUTE statements are read and dropped; Script nodes are skipped with a warning', () => {

@@ -260,6 +260,8 @@ function readNode(st: State, type: string, start: number, defName?: string): Vrm
     if (!accept(st.s, '{')) fail(st, `expected '{' after ${type}, found ${describeNext(st.s)}`);
     if (proto) {
       node.proto = proto;
+      // An EXTERNPROTO may declare fewer fields than its PROTO: the others keep the PROTO's defaults.
+      if (proto.external) for (const decl of proto.external.fields.values()) node.fields.set(decl.name, { type: decl.type, value: decl.defaultValue });
       for (const decl of proto.fields.values()) node.fields.set(decl.name, { type: decl.type, value: decl.defaultValue });
     }
     const decls = builtin ?? proto!.fields;
