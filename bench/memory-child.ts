@@ -46,13 +46,14 @@ async function main(): Promise<void> {
   const [file, count, meshDir] = process.argv.slice(2);
   if (!gc || !file || !count || !meshDir) throw new Error('usage: node --expose-gc memory-child.js MODEL_FILE MESSAGES MESH_DIR');
   const total = Number(count);
-  const subjects = await resolveSubjects(meshDir);
-  for (const s of [subjects.loadRobotModel, subjects.toUrdf, subjects.startBridge]) if (!s.ok) throw new Error(s.reason);
-  if (!subjects.loadRobotModel.ok || !subjects.toUrdf.ok || !subjects.startBridge.ok) return;
+  const { loadRobotModel, toUrdf, startBridge } = await resolveSubjects(meshDir);
+  if (!loadRobotModel.ok) throw new Error(loadRobotModel.reason);
+  if (!toUrdf.ok) throw new Error(toUrdf.reason);
+  if (!startBridge.ok) throw new Error(startBridge.reason);
 
   collect();
   const baselineRssBytes = process.memoryUsage().rss;
-  const driver = subjects.startBridge.value(file, subjects.loadRobotModel.value, subjects.toUrdf.value);
+  const driver = startBridge.value(file, loadRobotModel.value, toUrdf.value);
   const peakRssAfterLoadBytes = process.resourceUsage().maxRSS * 1024;
   const servingRssBytes = sample(0).rssBytes;
 

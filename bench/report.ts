@@ -240,8 +240,8 @@ export function renderTables(r: BenchResults): string {
   ].join('\n');
 }
 
-/** BENCHMARKS.md: how to read and reproduce, then the tables. */
-export function renderBenchmarksMd(r: BenchResults): string {
+/** BENCHMARKS.md: how to read and reproduce, the hand-written notes on the figures (bench/notes.md), the tables. */
+export function renderBenchmarksMd(r: BenchResults, notes = ''): string {
   return [
     '# Benchmarks',
     '',
@@ -277,6 +277,7 @@ export function renderBenchmarksMd(r: BenchResults): string {
     'Needs `../shared` (corpus + oracle), `python3-yaml` (with libyaml), `g++`, `liborocos-kdl-dev` and',
     '`libkdl-parser-dev` (all installed by `.ci/run`). The KDL peer is built into `build/kdl_tf`.',
     '',
+    ...(notes.trim() === '' ? [] : [notes.trim(), '']),
     renderTables(r),
   ].join('\n');
 }

@@ -4,7 +4,7 @@
 //
 // Options: --tiny (small inputs, few repetitions: what the test suite runs), --out DIR,
 // --only load,tf,sensors,memory, --models SUBSTRING[,SUBSTRING...], --publish.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type BenchConfig, fullConfig, tinyConfig } from './config.js';
 import { type CorpusModel, corpusModels, findProjectRoot } from './corpus.js';
@@ -234,7 +234,9 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, 'latest.md'), tables);
   if (args.publish) {
     writeFileSync(join(projectRoot, 'BENCHMARKS.json'), json);
-    writeFileSync(join(projectRoot, 'BENCHMARKS.md'), renderBenchmarksMd(results));
+    const notesFile = join(projectRoot, 'bench', 'notes.md');
+    const notes = existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : '';
+    writeFileSync(join(projectRoot, 'BENCHMARKS.md'), renderBenchmarksMd(results, notes));
   }
   process.stdout.write(tables);
   log(`wrote ${join(outDir, 'latest.json')} and latest.md in ${results.durationSec} s`);

@@ -21,17 +21,6 @@ async function attempt<T>(what: string, load: () => Promise<T>): Promise<Resolve
   }
 }
 
-/** Imports a module by a computed name, for modules that may not exist yet in a checkout. */
-async function importOptional(specifier: string): Promise<Record<string, unknown>> {
-  return (await import(specifier)) as Record<string, unknown>;
-}
-
-function fn<F>(module: Record<string, unknown>, name: string): F {
-  const value = module[name];
-  if (typeof value !== 'function') throw new Error(`${name} is not exported`);
-  return value as F;
-}
-
 export type LoadModel = (file: string) => RobotModel;
 
 /** URDF text and the generated mesh files, as the node produces them (in memory, nothing written). */
