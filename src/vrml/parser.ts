@@ -29,6 +29,8 @@ export interface ParseSession {
   protoInstances: number;
   /** Distinct files read besides the main one (Inline, EXTERNPROTO). */
   included: number;
+  /** PROTO declarations of files read for EXTERNPROTO, by absolute path. */
+  externs: Map<string, Map<string, ProtoDecl>>;
 }
 
 /**
@@ -44,7 +46,7 @@ export const MAX_NODES = 4_000_000;
 export const MAX_PROTO_INSTANCES = 100_000;
 
 export function createSession(limits: LoadLimits): ParseSession {
-  return { limits, warnings: [], files: new Map(), stack: [], nodeCount: 0, protoInstances: 0, included: 0 };
+  return { limits, warnings: [], files: new Map(), stack: [], nodeCount: 0, protoInstances: 0, included: 0, externs: new Map() };
 }
 
 interface State {
@@ -595,18 +597,14 @@ function defineExternProto(st: State, start: number): void {
   ownProtos(st).set(name, decl);
 }
 
-const externCache = new WeakMap<ParseSession, Map<string, Map<string, ProtoDecl>>>();
-
 function parseExternal(st: State, file: string, start: number): Map<string, ProtoDecl> {
-  let bySession = externCache.get(st.session);
-  if (!bySession) externCache.set(st.session, (bySession = new Map()));
-  const cached = bySession.get(file);
+  const cached = st.session.externs.get(file);
   if (cached) return cached;
   const { line, column } = positionAt(st.s, start);
   countInclude(st, start);
   const text = readModelText(file, st.session.limits, { file: st.s.file, line, column });
   const { protos } = parseTopLevel(file, text, st.session);
-  bySession.set(file, protos);
+  st.session.externs.set(file, protos);
   return protos;
 }
 
