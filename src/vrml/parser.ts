@@ -119,7 +119,12 @@ export function readModelText(file: string, limits: LoadLimits, from?: { file: s
   if (size > limits.maxFileBytes) {
     failAt(from ?? { file, line: 1, column: 1 }, `'${file}' is ${size} bytes, more than the limit of ${limits.maxFileBytes}`);
   }
-  const text = readFileSync(file, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    failAt(from ?? { file, line: 1, column: 1 }, from ? `cannot read '${file}'` : 'cannot read the file (no permission?)');
+  }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
