@@ -76,6 +76,7 @@ describe('PROTO errors', () => {
 
 describe('files and limits', () => {
   test('a missing Inline file', () => expectErrorAt('Group { children Inline { url "nope.wrl" } }', 'Inline', /Inline: no file found for 'nope.wrl'/));
+  test('a malformed file: url', () => expectErrorAt('Group { children Inline { url "file://%E0%A4%A.wrl" } }', 'Inline', /no file found/));
 
   test('an Inline cycle names the file and the Inline that closes it', () => {
     const error = loadError(() => loadVrmlShapes(join(vrmlModelsDir, 'parts/cycle-a.wrl'), {}));

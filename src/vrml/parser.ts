@@ -620,11 +620,20 @@ function countInclude(st: State, start: number): void {
   }
 }
 
+/** %-escapes decoded; a malformed escape leaves the text as written (the file then is not found). */
+function decodeUrl(text: string): string {
+  try {
+    return decodeURI(text);
+  } catch {
+    return text;
+  }
+}
+
 /** A url as a local file path (file: scheme or relative/absolute path); null for other schemes. */
 export function localPath(url: string, fromFile: string): string | null {
   let p = url.trim();
-  if (/^file:\/\//i.test(p)) p = decodeURI(p.replace(/^file:\/\//i, ''));
-  else if (/^file:/i.test(p)) p = decodeURI(p.slice(5));
+  if (/^file:\/\//i.test(p)) p = decodeUrl(p.replace(/^file:\/\//i, ''));
+  else if (/^file:/i.test(p)) p = decodeUrl(p.slice(5));
   else if (/^[a-z][a-z0-9+.-]*:/i.test(p) && !/^[a-z]:[\\/]/i.test(p)) return null;
   if (p === '') return null;
   return isAbsolute(p) ? resolve(p) : resolve(dirname(fromFile), p);
