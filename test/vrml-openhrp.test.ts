@@ -236,6 +236,14 @@ DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children Segment { 
     expect(link.collisions.map((v) => [v.geometry.kind, v.transform.translation])).toEqual([['sphere', [0, 0, 1]], ['cone', [0, 0, 1]]]);
   });
 
+  test('gaps in the joint IDs are warned about one by one, a huge gap in one summary', () => {
+    const model = load('DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children [ DEF B Joint { jointType "rotate" jointId 2 } DEF C Joint { jointType "rotate" jointId 2000000000 } ] } }');
+    const messages = model.warnings.map((w) => w.message).filter((m) => /joint ID/.test(m));
+    expect(messages.slice(0, 3)).toEqual(['joint ID 0 is not specified', 'joint ID 1 is not specified', 'joint ID 3 is not specified']);
+    expect(messages).toHaveLength(101);
+    expect(messages.at(-1)).toBe('1999999899 more joint IDs below 2000000001 are not specified');
+  });
+
   test('a repeated Joint DEF name gets a suffix and a warning', () => {
     const model = load('DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children [ DEF B Joint { jointType "fixed" } DEF B Joint { jointType "fixed" } ] } }');
     expect(model.links.map((l) => l.name)).toEqual(['A', 'B', 'B_2']);

@@ -474,11 +474,23 @@ function readExtraJoint(node: VrmlNode, path: string, links: Set<string>, st: Lo
   return [extra];
 }
 
-/** Choreonoid's warning for gaps in the joint ID sequence. */
+/**
+ * Choreonoid's warning for each gap in the joint ID sequence; past 100 missing IDs (a stray huge
+ * jointId) the rest are summed up in one warning instead of one per number.
+ */
 function reportJointIds(st: LoaderState, file: string): void {
-  if (st.jointIds.size === 0) return;
-  const max = Math.max(...st.jointIds.keys());
-  for (let i = 0; i <= max; i++) {
-    if (!st.jointIds.has(i)) st.warnings.push({ severity: 'warning', message: `joint ID ${i} is not specified`, file });
+  const ids = [...st.jointIds.keys()].sort((a, b) => a - b);
+  let reported = 0;
+  let missing = 0;
+  let expected = 0;
+  for (const id of ids) {
+    for (let i = expected; i < id && reported < 100; i++, reported++) {
+      st.warnings.push({ severity: 'warning', message: `joint ID ${i} is not specified`, file });
+    }
+    missing += id - expected;
+    expected = id + 1;
+  }
+  if (missing > reported) {
+    st.warnings.push({ severity: 'warning', message: `${missing - reported} more joint IDs below ${expected} are not specified`, file });
   }
 }
