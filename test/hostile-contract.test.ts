@@ -22,6 +22,7 @@ describe('contract self-test', () => {
   test.each([
     ['unlocated', /no line:column/],
     ['nofile', /no file/],
+    ['ghostfile', /names a file that does not exist/],
     ['leaky', /leaks an internal value/],
     ['typeerror', /TypeError escaped/],
     ['stack', /RangeError escaped/],

@@ -2,6 +2,10 @@
 // so the contract's self-test (test/hostile-contract.test.ts) can show that each failure mode of a
 // loader — hang, stack overflow, memory blow-up, stray exception, unlocated error — is caught.
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Diagnostics must name an existing file: this one.
+const here = fileURLToPath(import.meta.url);
 
 const goodModel = {
   name: 'm', sourceFile: '/m.body', format: 'body', root: 'A',
@@ -20,10 +24,11 @@ function recurse(n) { return recurse(n + 1) + 1; }
 
 const behaviours = {
   ok: () => ({ kind: 'loaded', model: goodModel, nonFinite: [], ms: 1, cpuMs: 1, heapUsed: 0 }),
-  located: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/m.body', path: 'links[0].mass', line: 3, column: 5, message: 'expected a number for mass' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
-  unlocated: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/m.body', message: 'expected a number for mass' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
+  located: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: here, path: 'links[0].mass', line: 3, column: 5, message: 'expected a number for mass' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
+  unlocated: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: here, message: 'expected a number for mass' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
   nofile: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '', line: 1, column: 1, message: 'expected a number for mass' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
-  leaky: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/m.body', line: 1, column: 1, message: 'expected undefined but got [object Object]' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
+  ghostfile: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: '/nonexistent/m.body', line: 2, column: 1, message: 'expected a number for mass' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
+  leaky: () => ({ kind: 'load-error', diagnostics: [{ severity: 'error', file: here, line: 1, column: 1, message: 'expected undefined but got [object Object]' }], message: 'x', ms: 1, cpuMs: 1, heapUsed: 0 }),
   typeerror: () => {
     try { null.x; } catch (e) { return { kind: 'exception', stage: 'load', name: e.constructor.name, message: e.message, stack: e.stack, ms: 1 }; }
   },

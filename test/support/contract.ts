@@ -212,9 +212,13 @@ const DEVICE_PARAM = /^devices\[\d+\]\.params\./;
 const LEAK =
   /\[object Object\]|\bundefined\b(?!\s+(?:YAML|alias|anchor|USE|name|node|DEF|PROTO|field|reference|parent|link))|Cannot read propert|is not a function|is not iterable|Maximum call stack/;
 
+const hasLineAt = (d: Diagnostic): boolean => d.line !== undefined;
+
 function checkLocation(d: Diagnostic, label: string, needLine: boolean): string[] {
   const v: string[] = [];
   if (typeof d.file !== 'string' || d.file === '') v.push(`${label}: no file`);
+  // The line:column must point into a file the user can open: the file itself, not a missing target.
+  else if (hasLineAt(d) && !existsSync(d.file)) v.push(`${label}: names a file that does not exist: ${d.file}`);
   if (typeof d.message !== 'string' || d.message.trim().length < 8) v.push(`${label}: message too short to say what was expected: ${JSON.stringify(d.message)}`);
   else if (LEAK.test(d.message)) v.push(`${label}: message leaks an internal value or error: ${d.message}`);
   const hasLine = d.line !== undefined;
