@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tfJson } from '../src/cli/tf.js';
+import { jointPositions, tfJson } from '../src/cli/tf.js';
 import { deviceFrames } from '../src/devices/frames.js';
 import { loadRobotModel } from '../src/load.js';
 import { ModelLoadError } from '../src/model/errors.js';
@@ -42,7 +42,11 @@ interface Case {
   result: UrdfResult;
   urdfFile: string;
   doc: XmlNodeRead;
+  /** The same model with a world frame (WORLD) above the root link. */
+  worldFile: string;
 }
+
+const WORLD = 'bb_test_world';
 
 /** Each check spawns a peer per model; generous for a loaded CI machine. */
 const PEER_TIMEOUT = 600_000;
@@ -90,7 +94,9 @@ beforeAll(async () => {
     const result = toUrdf(model, { meshDir });
     const urdfFile = join(work, `${i}-${basename(s.file, extname(s.file)).replace(/[^\w.-]/g, '_')}.urdf`);
     await writeUrdf(result, urdfFile);
-    cases.push({ file: s.file, ...(s.entry ? { entry: s.entry } : {}), model, result, urdfFile, doc: parseXml(result.xml) });
+    const worldFile = urdfFile.replace(/\.urdf$/, '.world.urdf');
+    await writeUrdf(toUrdf(model, { meshDir, worldFrame: WORLD }), worldFile);
+    cases.push({ file: s.file, ...(s.entry ? { entry: s.entry } : {}), model, result, urdfFile, doc: parseXml(result.xml), worldFile });
   }
   if (notLoaded.length > 0) console.log(`URDF corpus checks: ${notLoaded.length} model(s) do not load yet and are not covered: ${notLoaded.join(', ')}`);
   // Loading the whole corpus with shapes takes ~30 s on an idle 2-core machine; leave room for a busy one.
@@ -124,12 +130,14 @@ describe('URDF of every corpus model that loads, and of the bundled examples', (
     console.log(`URDF corpus checks: ${cases.length} model(s) loaded and converted (${oracleOk} with an oracle), ${notLoaded.length} not loading`);
   });
 
-  it('check_urdf accepts every URDF', () => {
+  it('check_urdf accepts every URDF (with and without a world frame)', () => {
     const failures: string[] = [];
     for (const c of cases) {
       const r = checkUrdf(c.urdfFile);
       if (!r.ok) failures.push(`${c.file}: ${r.output.slice(0, 400)}`);
       else if (!r.output.includes(`root Link: ${c.model.root} `)) failures.push(`${c.file}: check_urdf reports another root: ${r.output.slice(0, 200)}`);
+      const w = checkUrdf(c.worldFile);
+      if (!w.ok || !w.output.includes(`root Link: ${WORLD} has 1 child`)) failures.push(`${c.file} (world frame): ${w.output.slice(0, 400)}`);
     }
     expect(failures, report(failures)).toEqual([]);
   }, PEER_TIMEOUT);
@@ -170,6 +178,49 @@ describe('URDF of every corpus model that loads, and of the bundled examples', (
       });
     }
     console.log(`KDL vs oracle: ${compared} frame poses compared`);
+    expect(compared).toBeGreaterThan(0);
+    expect(failures, report(failures)).toEqual([]);
+  }, PEER_TIMEOUT);
+
+  it("with a world frame, KDL gives the oracle's world poses directly (root at its initial pose; fixed or floating)", () => {
+    const failures: string[] = [];
+    for (const c of withOracle()) {
+      const configs = Object.entries(c.entry.oracle.configurations ?? {});
+      const links = jointOfLink(c.doc);
+      const q = configs.map(([, config]) => Object.fromEntries(Object.entries(config.q).flatMap(([link, v]) => (links.has(link) ? [[links.get(link)!, v]] : []))));
+      const kdl = kdlForwardKinematics(c.worldFile, q);
+      configs.forEach(([name, config], k) => {
+        for (const [link, pose] of Object.entries(config.link_world_poses)) {
+          const ours = kdl[k]!.get(link);
+          const d = ours ? poseDifference(ours, fromOracle(pose)) : Infinity;
+          if (!(d <= 1e-9)) failures.push(`${c.file} ${name} link ${link}: differs by ${d}`);
+        }
+      });
+      const rootJoint = childrenNamed(parseXml(readFileSync(c.worldFile, 'utf8')), 'joint').find((j) => child(j, 'parent')?.attributes.link === WORLD);
+      const expected = c.entry.oracle.links[0]?.joint_type === 'free' ? 'floating' : 'fixed';
+      if (rootJoint?.attributes.type !== expected) failures.push(`${c.file}: world joint ${rootJoint?.attributes.type}, expected ${expected}`);
+    }
+    expect(failures, report(failures)).toEqual([]);
+  }, PEER_TIMEOUT);
+
+  it("`tf --initial` equals the oracle's initial configuration (root-relative)", () => {
+    const failures: string[] = [];
+    let compared = 0;
+    for (const c of withOracle()) {
+      const config = c.entry.oracle.configurations?.initial;
+      if (!config) continue;
+      const tf = tfJson(c.model, jointPositions(c.model, [], true));
+      const rootPose = config.link_world_poses[c.model.root];
+      if (!rootPose) continue;
+      const byName = new Map(tf.frames.map((f) => [f.name, f]));
+      for (const [link, pose] of Object.entries(config.link_world_poses)) {
+        const f = byName.get(link);
+        const d = f ? poseDifference({ translation: f.root.xyz, rotation: f.root.rotation }, relative(fromOracle(rootPose), fromOracle(pose))) : Infinity;
+        compared++;
+        if (!(d <= 1e-9)) failures.push(`${c.file} link ${link}: differs by ${d}`);
+      }
+    }
+    console.log(`tf --initial vs oracle: ${compared} link poses compared`);
     expect(compared).toBeGreaterThan(0);
     expect(failures, report(failures)).toEqual([]);
   }, PEER_TIMEOUT);
