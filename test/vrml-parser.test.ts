@@ -47,6 +47,26 @@ describe('lexical rules', () => {
     expect(readNumberOrNone(createScanner('n', '-0.0'))).toBe(-0);
   });
 
+  test('integer lists (coordIndex) read exactly whatever the separators, comments and number forms', () => {
+    const token = fc.oneof(
+      fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }).map((v) => ({ v, text: String(v) })),
+      fc.integer({ min: 0, max: 255 }).map((v) => ({ v, text: `0x${v.toString(16)}` })),
+      fc.integer({ min: -99, max: 99 }).map((v) => ({ v, text: `${v}.0` })),
+      fc.integer({ min: 1, max: 9 }).map((v) => ({ v: v * 100, text: `${v}e2` })),
+      fc.constant({ v: 12345678901234567, text: '12345678901234567' }),
+    );
+    const sep = fc.constantFrom(' ', ',', ' , ', '\n', '\t', ' # comment ]\n');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(token, sep), { maxLength: 40 }), (items) => {
+        const list = items.map(([t, s]) => t.text + s).join('');
+        const { nodes } = parse(`IndexedFaceSet { coordIndex [ ${list} ] ccw FALSE }`);
+        expect(nodes[0]!.fields.get('coordIndex')!.value).toEqual(items.map(([t]) => t.v));
+        expect(nodes[0]!.fields.get('ccw')!.value).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   test('VRML float forms: leading dot, trailing dot, exponent signs, nan from exporters', () => {
     const s = createScanner('n', '.5 5. -0.25E+2 1e-3 +7 -nan 12abc');
     expect([0, 1, 2, 3, 4].map(() => readNumberOrNone(s))).toEqual([0.5, 5, -25, 0.001, 7]);

@@ -14,7 +14,7 @@ import type { Field, FieldDecl, FieldType, FieldValue, ProtoDecl, VrmlNode } fro
 import { BUILTIN_INTERFACES, categoryOf, expectedCategory, type NodeCategory } from './builtins.js';
 import {
   accept, createScanner, describeNext, expect, expectId, failScan, peek, peekId, positionAt, readId,
-  readNumberOrNone, readQuoted, scanNumber, scannerAt, skipSpace, type Scanner,
+  readNumberOrNone, readQuoted, scanIntList, scanNumber, scannerAt, skipSpace, type Scanner,
 } from './scanner.js';
 
 /** Shared by every file of one load: limits, warnings, the include graph and the node budget. */
@@ -440,6 +440,16 @@ function readNumberList(st: State, type: FieldType): number[] {
     return out;
   }
   const t = s.text;
+  if (isInt) {
+    const stop = scanIntList(s, out);
+    if (stop >= 0) {
+      if (stop >= t.length) fail(st, `unterminated ${type} list: no ']' matches this '['`, open);
+      fail(st, `expected a number or ']' in the ${type} list, found ${describeNext(s)}`, stop);
+    }
+    const bad = out.findIndex((v) => !Number.isInteger(v));
+    if (bad >= 0) fail(st, `expected integers in the ${type} list, but value ${bad + 1} is ${out[bad]}`, open);
+    return out;
+  }
   for (;;) {
     skipSpace(s);
     const c = s.pos < t.length ? t.charCodeAt(s.pos) : -1;
@@ -451,7 +461,6 @@ function readNumberList(st: State, type: FieldType): number[] {
     s.nonFinite = false;
     const v = scanNumber(s);
     if (v !== v && !s.nonFinite) fail(st, `expected a number or ']' in the ${type} list, found ${describeNext(s)}`);
-    if (isInt && !Number.isInteger(v)) fail(st, `expected an integer in the ${type} list, found ${v}`);
     out.push(v);
   }
   if (out.length % n !== 0) {

@@ -258,6 +258,58 @@ export function scanNumber(s: Scanner): number {
 }
 
 /**
+ * Reads whole numbers into `out` up to and including the closing ']' of a list — the bulk of a
+ * mesh (coordIndex) — with a loop specialised for optionally signed digit runs; anything else
+ * (a fraction, an exponent, hex, nan) goes through scanNumber. Returns -1 when the list closed, or
+ * the offset of the first token that is not a number (the end of the text if the list is unclosed).
+ */
+export function scanIntList(s: Scanner, out: number[]): number {
+  const t = s.text;
+  const n = t.length;
+  let p = s.pos;
+  for (;;) {
+    let c = p < n ? t.charCodeAt(p) : -1;
+    while (c === 32 || c === 10 || c === 13 || c === 9 || c === COMMA || c === 12 || c === 11 || c === HASH) {
+      if (c === HASH) {
+        while (p < n && t.charCodeAt(p) !== 10 && t.charCodeAt(p) !== 13) p++;
+      } else {
+        p++;
+      }
+      c = p < n ? t.charCodeAt(p) : -1;
+    }
+    if (c === 93) {
+      s.pos = p + 1;
+      return -1;
+    }
+    if (c === -1) {
+      s.pos = p;
+      return p;
+    }
+    let q = p;
+    const neg = c === 45;
+    if (neg) c = ++q < n ? t.charCodeAt(q) : -1;
+    const first = q;
+    let v = 0;
+    while (c >= 48 && c <= 57 && q - first < 15) {
+      v = v * 10 + (c - 48);
+      c = ++q < n ? t.charCodeAt(q) : -1;
+    }
+    // A plain integer ends here unless more digits, a fraction, an exponent or a hex 'x' follow.
+    if (q > first && !(c >= 48 && c <= 57) && c !== 46 && c !== 101 && c !== 69 && c !== 120 && c !== 88) {
+      out.push(neg ? -v : v);
+      p = q;
+      continue;
+    }
+    s.pos = p;
+    s.nonFinite = false;
+    const w = scanNumber(s);
+    if (w !== w && !s.nonFinite) return p;
+    out.push(w);
+    p = s.pos;
+  }
+}
+
+/**
  * nan / inf / infinity (any case, optionally signed), which C's strtod, and so Choreonoid, accepts:
  * exporters write "-nan" for broken normals. Returns NaN (and does not move) for anything else,
  * so callers use readNumberOrNone to tell a written nan from no number.
