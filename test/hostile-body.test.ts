@@ -336,6 +336,28 @@ describe('structure', () => {
   });
 });
 
+describe('geometry given in the .body file', () => {
+  const withGeometry = (geometry: string): string =>
+    edit(baseBody, ['        geometry: { type: Box, size: [ 0.2, 0.2, 0.1 ] }\n', `        geometry: ${geometry}\n`]);
+
+  test('IndexedFaceSet with a face index out of range → located error at links[0].elements[0].geometry.faces', async () => {
+    const text = withGeometry('{ type: IndexedFaceSet, vertices: [ 0, 0, 0, 1, 0, 0, 0, 1, 0 ], faces: [ 0, 1, 7, -1 ] }');
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[0\]\.elements\[0\]\.geometry\.faces/, line: lineOf(text, 'faces: [ 0, 1, 7, -1 ]'), message: /7|range|index/i });
+  });
+
+
+
+  test('an alias to its own ancestor in elements (a cyclic structure) → located error, no hang or stack overflow', async () => {
+    const text = edit(baseBody, [
+      '    elements:\n      -\n        type: Shape\n        geometry: { type: Box, size: [ 0.2, 0.2, 0.1 ] }\n',
+      '    elements: &loop\n      -\n        type: Transform\n        elements: *loop\n',
+    ]);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { line: lineOf(text, 'elements: *loop') });
+  });
+});
+
 describe('files referenced by Resource', () => {
   test('Resource uri → missing file → located error at the uri naming the file', async () => {
     const text = edit(baseBody, ['uri: "parts.wrl"', 'uri: "no-such-parts.wrl"']);

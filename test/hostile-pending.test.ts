@@ -60,6 +60,29 @@ describe('.body (findings for src/body)', () => {
   });
 });
 
+describe('.body geometry (findings for src/body)', () => {
+  const withGeometry = (geometry: string): string =>
+    edit(baseBody, ['        geometry: { type: Box, size: [ 0.2, 0.2, 0.1 ] }\n', `        geometry: ${geometry}\n`]);
+
+  test('IndexedFaceSet whose vertices are not triples → located error at geometry.vertices', async () => {
+    const text = withGeometry('{ type: IndexedFaceSet, vertices: [ 0, 0, 0, 1, 0, 0, 0, 1 ], faces: [ 0, 1, 2, -1 ] }');
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[0\]\.elements\[0\]\.geometry\.vertices/, line: lineOf(text, 'vertices: [ 0, 0, 0, 1, 0, 0, 0, 1 ]') });
+  });
+
+  test('ElevationGrid with fewer heights than x_dimension × z_dimension → located error at geometry.height', async () => {
+    const text = withGeometry('{ type: ElevationGrid, x_dimension: 3, z_dimension: 2, x_spacing: 0.1, z_spacing: 0.1, height: [ 0, 0, 0 ] }');
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[0\]\.elements\[0\]\.geometry/, line: lineOf(text, 'type: ElevationGrid'), message: /height|6|3/ });
+  });
+
+  test('Extrusion with one spine point → loads with a warning at the geometry (nothing can be swept)', async () => {
+    const text = withGeometry('{ type: Extrusion, cross_section: [ 0.1, 0, 0, 0.1, -0.1, 0, 0.1, 0 ], spine: [ 0, 0, 0 ] }');
+    const { run } = await load(text);
+    expectLoads(run, { message: /spine|Extrusion/i, path: /^links\[0\]\.elements\[0\]\.geometry/ });
+  });
+});
+
 describe('.wrl (findings for src/vrml)', () => {
   test('finite but huge Segment mass properties (mass 1e308, centerOfMass z 1e300) → located error, not NaN in the combined inertia', async () => {
     const text = edit(baseWrl, ['              mass 1.0\n', '              mass 1e308\n'], ['              centerOfMass 0 0 0.2\n', '              centerOfMass 0 0 1e300\n']);
