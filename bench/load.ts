@@ -103,13 +103,18 @@ export function decodeAndScan(buffers: readonly Uint8Array[]): number {
   return lines;
 }
 
-/** Per-repetition sums across models (every model has the same number of repetitions). */
-function sumSamples(all: readonly number[][]): Stats | null {
+/** Beyond this first-run time a model is timed once more only. */
+const SLOW_MS = 5000;
+
+/**
+ * A group total: the sum of the per-model medians, with the sums of the per-model quartiles and
+ * extremes as its spread (models have different repetition counts, so repetitions cannot be
+ * summed index by index). n is the fewest repetitions any model had.
+ */
+function sumStats(all: readonly Stats[]): Stats | null {
   if (all.length === 0) return null;
-  const n = Math.min(...all.map((s) => s.length));
-  const sums: number[] = [];
-  for (let i = 0; i < n; i++) sums.push(all.reduce((acc, s) => acc + s[i]!, 0));
-  return summarize(sums);
+  const sum = (k: keyof Stats): number => all.reduce((acc, s) => acc + s[k], 0);
+  return { n: Math.min(...all.map((s) => s.n)), median: sum('median'), min: sum('min'), max: sum('max'), q1: sum('q1'), q3: sum('q3') };
 }
 
 interface Timed {
@@ -167,7 +172,7 @@ export interface LoadOptions {
 }
 
 export function measureLoad(load: LoadModel, toUrdf: ConvertToUrdf, o: LoadOptions): LoadMeasurement & { libyaml: string } {
-  const measured: { result: ModelLoadResult; load: number[]; total: number[]; yamlFiles: string[]; buffers: Uint8Array[] }[] = [];
+  const measured: { result: ModelLoadResult; yamlFiles: string[]; buffers: Uint8Array[] }[] = [];
   const failed: FailedModel[] = [];
   for (const [i, m] of o.models.entries()) {
     let traced: { result: { model: RobotModel; urdf: ReturnType<ConvertToUrdf> }; files: string[] };
@@ -184,8 +189,10 @@ export function measureLoad(load: LoadModel, toUrdf: ConvertToUrdf, o: LoadOptio
     }
     const firstMs = performance.now() - t0;
     if (firstMs > 500) o.log(`  load: ${m.file} took ${Math.round(firstMs)} ms (first run)`);
-    // Slow models get fewer repetitions (never below 3) so a full run stays within minutes.
-    const reps = Math.max(Math.min(3, o.reps.reps), Math.min(o.reps.reps, Math.ceil(o.budgetMsPerModel / firstMs)));
+    // Slow models get fewer repetitions so that a full run stays within minutes: at least 3 up to
+    // SLOW_MS, a single timed run beyond (the median of one is then the figure, n = 1 says so).
+    const reps =
+      firstMs > SLOW_MS ? 1 : Math.max(Math.min(3, o.reps.reps), Math.min(o.reps.reps, Math.ceil(o.budgetMsPerModel / firstMs)));
     const files = traced.files.length > 0 ? traced.files : [m.path];
     const group: LoadGroup = files.some(isWrl) || isWrl(m.path) ? 'wrl' : 'yaml';
     const yamlFiles = files.filter(isYaml);
@@ -213,8 +220,6 @@ export function measureLoad(load: LoadModel, toUrdf: ConvertToUrdf, o: LoadOptio
         peerMs: null,
         ratio: null,
       },
-      load: t.load,
-      total,
       yamlFiles,
       buffers: group === 'wrl' ? files.map((f) => readFileSync(f)) : [],
     });
@@ -253,8 +258,8 @@ export function measureLoad(load: LoadModel, toUrdf: ConvertToUrdf, o: LoadOptio
   const groups: GroupSummary[] = (['yaml', 'wrl'] as const).map((group) => {
     // Totals only over models that have both sides, so the ratio compares the same work.
     const both = measured.filter((x) => x.result.group === group && peerSamples.has(x.result.file));
-    const ours = sumSamples(both.map((x) => x.total));
-    const theirs = sumSamples(both.map((x) => peerSamples.get(x.result.file)!));
+    const ours = sumStats(both.map((x) => x.result.totalMs));
+    const theirs = sumStats(both.map((x) => x.result.peerMs!));
     const ratios = both.map((x) => x.result.ratio).filter((r): r is number => r !== null);
     return {
       group,

@@ -129,7 +129,7 @@ function loadDetails(r: BenchResults): string {
   const parts = [
     '### Load + URDF: groups',
     table(
-      ['group', 'models', 'body_bridge total', 'spread', 'peer', 'peer total', 'ratio of totals', 'per-model ratios (median, IQR)'],
+      ['group', 'models', 'body_bridge total (Σ medians)', 'spread (Σ per-model quartiles, extremes)', 'peer', 'peer total (Σ medians)', 'ratio of totals', 'per-model ratios (median, IQR)'],
       load.groups.map((g) => [
         g.group,
         String(g.models),
