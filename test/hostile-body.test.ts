@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type LoadRunner, loadedModel, runCase, startLoadRunner } from './support/contract.js';
-import { baseBody, basePartsWrl, caseDir, edit, expectLoads, expectLocatedError, lineOf, scratchRoot } from './hostile/case-kit.js';
+import { baseBody, basePartsWrl, baseWrl, caseDir, edit, expectLoads, expectLocatedError, lineOf, scratchRoot } from './hostile/case-kit.js';
 
 let runner: LoadRunner;
 const scratch = scratchRoot('hostile-body');
@@ -429,6 +429,43 @@ describe('files referenced by Resource', () => {
     expectLocatedError(run, file, { line: lineOf(text, 'http://example.com/parts.wrl') });
   });
 
+});
+
+describe('modelFile wrappers', () => {
+  const wrapper = (target: string): string => `modelFile: ${JSON.stringify(target)}\nstandardPose: [ 0, 0 ]\n`;
+  const loadWrapper = async (target: string, extra: Record<string, string | Buffer> = {}) => {
+    const dir = caseDir(scratch.root, { 'robot.yaml': wrapper(target), ...extra });
+    const file = join(dir, 'robot.yaml');
+    return { run: await runCase(runner, { file, caseDir: join(dir, '..') }), file, dir };
+  };
+
+  test('modelFile → a good .wrl → loads', async () => {
+    const { run } = await loadWrapper('arm.wrl', { 'arm.wrl': baseWrl });
+    expectLoads(run);
+    expect(loadedModel(run).links.map((l) => l.name)).toEqual(['BASE', 'ARM']);
+  });
+
+  test('modelFile → a missing file → located error at modelFile naming it', async () => {
+    const { run, file } = await loadWrapper('gone.wrl');
+    expectLocatedError(run, file, { line: 1, message: /gone\.wrl/ });
+  });
+
+  test('modelFile → a directory → located error at modelFile', async () => {
+    const dir = caseDir(scratch.root, { 'robot.yaml': wrapper('sub.wrl') });
+    mkdirSync(join(dir, 'sub.wrl'));
+    const file = join(dir, 'robot.yaml');
+    expectLocatedError(await runCase(runner, { file, caseDir: join(dir, '..') }), file, { line: 1 });
+  });
+
+  test('modelFile → the wrapper itself (a cycle) → located error, no hang', async () => {
+    const { run, file } = await loadWrapper('robot.yaml');
+    expectLocatedError(run, file, { line: 1 });
+  });
+
+  test('modelFile → a broken .wrl → located error in the .wrl', async () => {
+    const { run, dir } = await loadWrapper('arm.wrl', { 'arm.wrl': baseWrl.slice(0, baseWrl.length / 2) });
+    expectLocatedError(run, join(dir, 'robot.yaml'), { file: [join(dir, 'arm.wrl'), join(dir, 'robot.yaml')] });
+  });
 });
 
 describe('names that are hostile to XML, paths and TF', () => {
