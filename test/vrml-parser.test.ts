@@ -67,6 +67,21 @@ describe('lexical rules', () => {
     );
   });
 
+  test('float lists (point) read every double exactly, in any notation', () => {
+    const value = fc.double({ noNaN: true, noDefaultInfinity: true }).filter((x) => !Object.is(x, -0));
+    const token = fc.tuple(value, fc.integer({ min: 0, max: 3 })).map(([x, style]) => ({
+      v: style === 3 ? Number(x.toFixed(6)) : x,
+      text: style === 0 ? String(x) : style === 1 ? x.toExponential() : style === 2 ? x.toPrecision(17) : x.toFixed(6),
+    }));
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 30 }), (items) => {
+        const { nodes } = parse(`ElevationGrid { height [ ${items.map((t) => t.text).join(', ')} ] }`);
+        expect(nodes[0]!.fields.get('height')!.value).toEqual(items.map((t) => (Object.is(t.v, -0) ? -0 : t.v)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test('VRML float forms: leading dot, trailing dot, exponent signs, nan from exporters', () => {
     const s = createScanner('n', '.5 5. -0.25E+2 1e-3 +7 -nan 12abc');
     expect([0, 1, 2, 3, 4].map(() => readNumberOrNone(s))).toEqual([0.5, 5, -25, 0.001, 7]);

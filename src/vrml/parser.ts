@@ -14,7 +14,7 @@ import type { Field, FieldDecl, FieldType, FieldValue, ProtoDecl, VrmlNode } fro
 import { BUILTIN_INTERFACES, categoryOf, expectedCategory, type NodeCategory } from './builtins.js';
 import {
   accept, createScanner, describeNext, expect, expectId, failScan, peek, peekId, positionAt, readId,
-  readNumberOrNone, readQuoted, scanIntList, scanNumber, scannerAt, skipSpace, type Scanner,
+  readNumberOrNone, readQuoted, scanNumberList, scannerAt, skipSpace, type Scanner,
 } from './scanner.js';
 
 /** Shared by every file of one load: limits, warnings, the include graph and the node budget. */
@@ -439,29 +439,14 @@ function readNumberList(st: State, type: FieldType): number[] {
     for (let i = 0; i < n; i++) out.push(isInt ? readInt(st) : readFloat(st));
     return out;
   }
-  const t = s.text;
+  const stop = scanNumberList(s, out);
+  if (stop >= 0) {
+    if (stop >= s.text.length) fail(st, `unterminated ${type} list: no ']' matches this '['`, open);
+    fail(st, `expected a number or ']' in the ${type} list, found ${describeNext(s)}`, stop);
+  }
   if (isInt) {
-    const stop = scanIntList(s, out);
-    if (stop >= 0) {
-      if (stop >= t.length) fail(st, `unterminated ${type} list: no ']' matches this '['`, open);
-      fail(st, `expected a number or ']' in the ${type} list, found ${describeNext(s)}`, stop);
-    }
     const bad = out.findIndex((v) => !Number.isInteger(v));
     if (bad >= 0) fail(st, `expected integers in the ${type} list, but value ${bad + 1} is ${out[bad]}`, open);
-    return out;
-  }
-  for (;;) {
-    skipSpace(s);
-    const c = s.pos < t.length ? t.charCodeAt(s.pos) : -1;
-    if (c === 93) {
-      s.pos++;
-      break;
-    }
-    if (c === -1) fail(st, `unterminated ${type} list: no ']' matches this '['`, open);
-    s.nonFinite = false;
-    const v = scanNumber(s);
-    if (v !== v && !s.nonFinite) fail(st, `expected a number or ']' in the ${type} list, found ${describeNext(s)}`);
-    out.push(v);
   }
   if (out.length % n !== 0) {
     fail(st, `${type} needs groups of ${n} numbers, but the list has ${out.length}`, open);

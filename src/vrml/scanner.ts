@@ -258,12 +258,13 @@ export function scanNumber(s: Scanner): number {
 }
 
 /**
- * Reads whole numbers into `out` up to and including the closing ']' of a list — the bulk of a
- * mesh (coordIndex) — with a loop specialised for optionally signed digit runs; anything else
- * (a fraction, an exponent, hex, nan) goes through scanNumber. Returns -1 when the list closed, or
- * the offset of the first token that is not a number (the end of the text if the list is unclosed).
+ * Reads numbers into `out` up to and including the closing ']' of a list: the bulk of a mesh
+ * (coordIndex, point). Plain decimals of at most 15 digits ("-12", "0.25") are read by this loop
+ * (one exact integer over an exact power of ten, so correctly rounded); anything else (an exponent,
+ * hex, more digits, nan) goes through scanNumber. Returns -1 when the list closed, or the offset of
+ * the first token that is not a number (the end of the text if the list is unclosed).
  */
-export function scanIntList(s: Scanner, out: number[]): number {
+export function scanNumberList(s: Scanner, out: number[]): number {
   const t = s.text;
   const n = t.length;
   let p = s.pos;
@@ -288,14 +289,26 @@ export function scanIntList(s: Scanner, out: number[]): number {
     let q = p;
     const neg = c === 45;
     if (neg) c = ++q < n ? t.charCodeAt(q) : -1;
-    const first = q;
     let v = 0;
-    while (c >= 48 && c <= 57 && q - first < 15) {
+    let digits = 0;
+    let fraction = 0;
+    while (c >= 48 && c <= 57 && digits < 15) {
       v = v * 10 + (c - 48);
+      digits++;
       c = ++q < n ? t.charCodeAt(q) : -1;
     }
-    // A plain integer ends here unless more digits, a fraction, an exponent or a hex 'x' follow.
-    if (q > first && !(c >= 48 && c <= 57) && c !== 46 && c !== 101 && c !== 69 && c !== 120 && c !== 88) {
+    if (c === 46 && digits > 0) {
+      c = ++q < n ? t.charCodeAt(q) : -1;
+      while (c >= 48 && c <= 57 && digits < 15) {
+        v = v * 10 + (c - 48);
+        digits++;
+        fraction++;
+        c = ++q < n ? t.charCodeAt(q) : -1;
+      }
+    }
+    // Done unless more digits, a (second) point, an exponent or a hex 'x' follow.
+    if (digits > 0 && !(c >= 48 && c <= 57) && c !== 46 && c !== 101 && c !== 69 && c !== 120 && c !== 88) {
+      if (fraction > 0) v /= POW10[fraction]!;
       out.push(neg ? -v : v);
       p = q;
       continue;
