@@ -105,6 +105,20 @@ describe('limits (findings for src/body and src/vrml)', () => {
     expect(loadCpuMs(run)).toBeLessThan(1_000);
   });
 
+  test('alias bomb inside a link (elements aliasing elements) → located error naming the alias limit, in 256 MB and 2 s of CPU', async () => {
+    const shape = '{ type: Shape, geometry: { type: Box, size: [ 0.1, 0.1, 0.1 ] } }';
+    const levels = [`    e0: &e0 [ ${Array.from({ length: 10 }, () => shape).join(', ')} ]`];
+    for (let i = 1; i <= 8; i++) levels.push(`    e${i}: &e${i} [ ${Array.from({ length: 10 }, () => `{ type: Transform, elements: *e${i - 1} }`).join(', ')} ]`);
+    const text = edit(baseBody, [
+      '    elements:\n      -\n        type: Shape\n        geometry: { type: Box, size: [ 0.2, 0.2, 0.1 ] }\n',
+      `${levels.join('\n')}\n    elements: *e8\n`,
+    ]);
+    // Either the alias limit or the included-shape budget stops it; what matters is a located error, fast, in 256 MB.
+    const { run, file } = await loadIn(small, 'robot.body', text);
+    expectLocatedError(run, file, { message: /alias|limit|too many/i });
+    expect(loadCpuMs(run)).toBeLessThan(2_000);
+  }, 60_000);
+
   test('the same 50 MB .body with maxFileBytes = 1 MB → located error naming the size limit, without reading it all', async () => {
     const text = padWithComments(baseBody, 50 * MB, '#');
     const { run, file } = await loadIn(small, 'robot.body', text, { limits: { maxFileBytes: MB } });
