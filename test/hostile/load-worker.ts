@@ -38,7 +38,7 @@ export type UrdfOutcome =
 
 const BIG_ARRAY = 64;
 
-/** Replaces large geometry arrays by their length so the IPC message stays small; records non-finite numbers first. */
+/** Replaces large geometry arrays by their length so the IPC message stays small; records non-finite numbers everywhere first. */
 function scan(value: unknown, path: string, nonFinite: { path: string; value: number }[]): unknown {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) && nonFinite.length < 50) nonFinite.push({ path, value });
@@ -54,7 +54,8 @@ function scan(value: unknown, path: string, nonFinite: { path: string; value: nu
   }
   if (Array.isArray(value)) {
     const out = value.map((v, i) => scan(v, `${path}[${i}]`, nonFinite));
-    return out.length > BIG_ARRAY ? { length: out.length } : out;
+    // Only geometry data (vertices, faces, heights, ...) is summarised; links, devices and warnings stay whole.
+    return out.length > BIG_ARRAY && path.includes('.geometry.') ? { length: out.length } : out;
   }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
