@@ -96,6 +96,21 @@ describe('big files', () => {
   });
 });
 
+describe('many links', () => {
+  test('a 300-link chain, each link with an unknown element type → loads with 300 warnings, URDF valid', async () => {
+    const links = ['links:', '  - { name: L0, joint_type: fixed, mass: 1 }'];
+    for (let i = 1; i < 300; i++) {
+      links.push(`  - { name: L${i}, parent: L${i - 1}, translation: [ 0, 0, 0.01 ], joint_type: revolute, joint_axis: Z, joint_id: ${i - 1}, mass: 0.1,`);
+      links.push(`      elements: [ { type: WarpDrive${i} } ] }`);
+    }
+    const text = `format: ChoreonoidBody\nformat_version: 2.0\nname: Chain\n${links.join('\n')}\n`;
+    const { run } = await loadIn(large, 'chain.body', text);
+    expectLoads(run, { message: /WarpDrive299/ });
+    expect(loadedModel(run).links).toHaveLength(300);
+    expect(loadedModel(run).warnings.length).toBeGreaterThanOrEqual(299);
+  }, 120_000);
+});
+
 describe('include fan-out', () => {
   test('more Resource files than maxIncludedFiles → located error naming the limit', async () => {
     const resources = Array.from({ length: 6 }, (_, i) => `      -\n        type: Resource\n        uri: "p${i}.wrl"\n`).join('');

@@ -37,7 +37,7 @@ function sourceFiles(): string[] {
 /** Drops compiled trees of older source states (every edit of src/ makes a new one). */
 function pruneCache(cacheRoot: string): void {
   if (!existsSync(cacheRoot)) return;
-  const old = Date.now() - 30 * 60_000;
+  const old = Date.now() - 3 * 3600_000;
   for (const name of readdirSync(cacheRoot)) {
     const dir = join(cacheRoot, name);
     const st = statSync(dir, { throwIfNoEntry: false });
@@ -62,8 +62,31 @@ export function compiledTree(): string {
   const outDir = join(cacheRoot, hash.digest('hex').slice(0, 20));
   const workerJs = join(outDir, 'test/hostile/load-worker.js');
   if (existsSync(workerJs)) return outDir;
+  // Test files start in parallel: one compiles (holding a lock directory), the others wait for its result.
+  mkdirSync(cacheRoot, { recursive: true });
+  const lock = `${outDir}.lock`;
+  for (;;) {
+    if (existsSync(workerJs)) return outDir;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const st = statSync(lock, { throwIfNoEntry: false });
+      if (st && Date.now() - st.mtimeMs > 180_000) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (!existsSync(workerJs)) compileInto(files, outDir, cacheRoot);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+  if (!existsSync(workerJs)) throw new Error(`contract worker not emitted at ${workerJs}`);
+  return outDir;
+}
+
+function compileInto(files: string[], outDir: string, cacheRoot: string): void {
   pruneCache(cacheRoot);
-  // Concurrent test files may compile at the same time: each emits into its own directory, the first rename wins.
   const tmpDir = `${outDir}.tmp-${process.pid}-${Date.now()}`;
   const program = ts.createProgram(files, {
     target: ts.ScriptTarget.ES2022,
@@ -85,8 +108,6 @@ export function compiledTree(): string {
   } catch {
     rmSync(tmpDir, { recursive: true, force: true });
   }
-  if (!existsSync(workerJs)) throw new Error(`contract worker not emitted at ${workerJs}`);
-  return outDir;
 }
 
 // ---------------------------------------------------------------------------------------------
