@@ -27,8 +27,8 @@ def generate_launch_description():
         DeclareLaunchArgument(
             'params_file', default_value=PathJoinSubstitution([share, 'config', 'bridge.params.yaml'])),
         DeclareLaunchArgument(
-            'fixed_frame', default_value='base_link',
-            description="rviz fixed frame: the model's root link (with frame_prefix), or world_frame"),
+            'fixed_frame', default_value='BASE',
+            description="rviz fixed frame: the model's root link (with frame_prefix), or world_frame; BASE is the bundled example's root"),
         DeclareLaunchArgument(
             'joint_states_topic', default_value='joint_states',
             description="Where joint positions come from, e.g. choreonoid_ros's /<body>/joint_states"),

@@ -177,6 +177,14 @@ describe('dry run without ROS 2', () => {
     expect(r.stdout).toMatch(/rclnodejs cannot be loaded/);
   });
 
+  it('`npm start` with no model runs the dry run on the bundled example in models/', () => {
+    requireBuild();
+    const r = spawnSync(process.execPath, [mainJs], { encoding: 'utf8', env: withoutRos(), cwd: scratch });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`from ${join(projectRoot, 'models', 'sample_arm.body')}`);
+    expect(r.stdout).toMatch(/URDF \(robot_description\): \d+ links/);
+  });
+
   it('exits 1 with the located error when the model does not load', () => {
     requireBuild();
     const bad = join(scratch, 'bad.body');

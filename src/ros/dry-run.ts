@@ -69,14 +69,19 @@ export function dryRun(params: Partial<BridgeParams>, why: string, simulatedMs =
   lines.push('');
   lines.push('Topics:');
   const seen = new Set<string>();
-  for (const t of transport.topics()) {
+  const topics = transport.topics().filter((t) => {
     const key = `${t.direction}:${t.topic}`;
-    if (seen.has(key)) continue;
+    if (seen.has(key)) return false;
     seen.add(key);
+    return true;
+  });
+  const topicWidth = Math.max(...topics.map((t) => t.topic.length));
+  const typeWidth = Math.max(...topics.map((t) => t.type.length));
+  for (const t of topics) {
     const count = transport.messages(t.topic).length;
     const dir = t.direction === 'publish' ? 'publishes ' : 'subscribes';
     const sent = t.direction === 'publish' ? `  (${count} message${count === 1 ? '' : 's'} in ${simulatedMs} ms)` : '';
-    lines.push(`  ${dir} ${t.topic.padEnd(28)} ${t.type.padEnd(28)} ${qosText(t.qos)}${sent}`);
+    lines.push(`  ${dir} ${t.topic.padEnd(topicWidth)}  ${t.type.padEnd(typeWidth)}  ${qosText(t.qos)}${sent}`);
   }
   lines.push('');
   const staticMsg = transport.last<TFMessage>(Topics.tfStatic);
