@@ -11,6 +11,8 @@ import type { RobotModel } from '../src/model/types.js';
 import { fileSignature } from '../src/ros/dry-run.js';
 import { MessageType, type JointState, type StringMsg, type TFMessage } from '../src/ros/messages.js';
 import { paramSpecs, validateParam } from '../src/ros/params.js';
+import { qosMismatch } from '../src/ros/qos.js';
+import type { QoS } from '../src/ros/transport.js';
 import { checkMessage } from './support/msgcheck.js';
 import { joint, link, pose, sampleRobot } from './support/urdf-models.js';
 import { at, jointState, poseError, rig, transformToPose } from './ros-helpers.js';
@@ -37,6 +39,29 @@ describe('publication', () => {
     // Best effort matches reliable and best-effort publishers alike (rclcpp::SensorDataQoS, as robot_state_publisher).
     expect(find('joint_states', 'subscribe')).toMatchObject({ type: 'sensor_msgs/msg/JointState', qos: { reliability: 'best_effort', durability: 'volatile' } });
     expect(checkMessage(MessageType.String, r.transport.last('robot_description'))).toEqual([]);
+  });
+
+  it('QoS: joint_states reaches the node from reliable and best-effort publishers; latched topics reach transient-local subscribers', () => {
+    const r = rig(sampleRobot());
+    r.transport.setTime(at(T0));
+    const offers: QoS[] = [
+      { reliability: 'best_effort', durability: 'volatile', depth: 1 },
+      { reliability: 'reliable', durability: 'volatile', depth: 10 },
+      { reliability: 'reliable', durability: 'transient_local', depth: 1 },
+    ];
+    offers.forEach((qos, k) => {
+      expect(r.transport.inject('joint_states', jointState(at(T0 + k), ['shoulder'], [0.1]), qos), JSON.stringify(qos)).toBe(1);
+    });
+    expect(tfCount(r)).toBe(3);
+    const find = (topic: string) => r.transport.topics().find((t) => t.topic === topic && t.direction === 'publish')!.qos;
+    // rviz's RobotModel and joint_state_publisher subscribe to robot_description reliable + transient local;
+    // tf2's static listener subscribes to /tf_static reliable + transient local.
+    const latchedSub: QoS = { reliability: 'reliable', durability: 'transient_local', depth: 1 };
+    expect(qosMismatch(find('robot_description'), latchedSub)).toBeNull();
+    expect(qosMismatch(find('/tf_static'), latchedSub)).toBeNull();
+    expect(qosMismatch(find('/tf'), { reliability: 'reliable', durability: 'volatile', depth: 100 })).toBeNull();
+    // The check can say no: a reliable subscription would not hear a best-effort publisher.
+    expect(qosMismatch(offers[0]!, { reliability: 'reliable', durability: 'volatile', depth: 5 })).toMatch(/best effort/);
   });
 
   it('moving transforms carry the joint value, the message stamp and only the joints named', () => {

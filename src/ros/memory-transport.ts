@@ -1,6 +1,7 @@
 // An in-process Transport: the bridge runs on it unchanged in tests and in the dry run. Time and timers
 // are manual (advance() moves the clock and fires due timers in order), so nothing depends on real sleeps.
 import type { MessageTypeName, Time } from './messages.js';
+import { qosMismatch } from './qos.js';
 import type { Logger, Publisher, QoS, Transport } from './transport.js';
 
 export interface Publication {
@@ -49,8 +50,11 @@ export interface MemoryTransport extends Transport {
   messages<T>(topic: string): T[];
   /** The last message on `topic` (what a transient-local late joiner would get), or undefined. */
   last<T>(topic: string): T | undefined;
-  /** Delivers `message` to every active subscription of `topic`, as a remote publisher would. Returns how many received it. */
-  inject(topic: string, message: unknown): number;
+  /**
+   * Delivers `message` to every active subscription of `topic` that a remote publisher with
+   * `publisherQoS` (default reliable, volatile) would reach. Returns how many received it.
+   */
+  inject(topic: string, message: unknown, publisherQoS?: QoS): number;
   /** Publishers and subscriptions ever created, in creation order. */
   topics(): TopicInfo[];
   /** Number of active subscriptions and timers (to check that stop functions release everything). */
@@ -122,9 +126,9 @@ export function createMemoryTransport(options: { start?: Time; echoLog?: Logger 
       }
       return undefined;
     },
-    inject(topic: string, message: unknown): number {
+    inject(topic: string, message: unknown, publisherQoS: QoS = { reliability: 'reliable', durability: 'volatile', depth: 10 }): number {
       // Snapshot: a callback may subscribe or unsubscribe (a reload does).
-      const receivers = subscriptions.filter((s) => s.active && s.topic === topic);
+      const receivers = subscriptions.filter((s) => s.active && s.topic === topic && qosMismatch(publisherQoS, s.qos) === null);
       for (const s of receivers) if (s.active) s.onMessage(message);
       return receivers.length;
     },
