@@ -42,7 +42,7 @@ function fetchDeclarations() {
   const work = mkdtempSync(join(tmpdir(), 'rclnodejs-types-'));
   try {
     // `npm pack` only downloads the tarball (from the npm cache when npm ci already fetched it); no scripts run.
-    const tarball = execFileSync('npm', ['pack', `rclnodejs@${version}`, '--silent', '--pack-destination', work], {
+    const tarball = execFileSync('npm', ['pack', `rclnodejs@${version}`, '--silent', '--prefer-offline', '--pack-destination', work], {
       cwd: work,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
