@@ -2,6 +2,7 @@
 // against its byte layout.
 import { describe, expect, it } from 'vitest';
 import {
+  isClosed,
   meshBounds,
   signedVolume,
   tessellate,
@@ -105,10 +106,18 @@ describe('Extrusion (VRML97 §6.18)', () => {
     b.max.forEach((x, i) => expect(x).toBeCloseTo([1, 1, 1][i]!, 12));
   });
 
-  it('ccw FALSE reverses the faces; no caps leaves an open tube', () => {
-    expect(signedVolume(tessellate(extrusion({ ccw: false })))).toBeCloseTo(-4, 12);
-    expect(triangleCount(tessellate(extrusion({ beginCap: false, endCap: false })))).toBe(8);
+  it('an open tube follows ccw (FALSE reverses the faces); a closed solid faces outward whatever the turning sense', () => {
+    const tube = tessellate(extrusion({ beginCap: false, endCap: false }));
+    expect(triangleCount(tube)).toBe(8);
     expect(triangleCount(tessellate(extrusion({ beginCap: false })))).toBe(10);
+    // The x = 1 side of the default square tube faces +x, or −x with ccw FALSE.
+    const xSide = (m: TriangleMesh): number[] => normals(m).filter((_, t) => m.positions[m.indices[t * 3]! * 3] === 1 && m.positions[m.indices[t * 3 + 1]! * 3] === 1 && m.positions[m.indices[t * 3 + 2]! * 3] === 1).map((nrm) => Math.sign(nrm[0]));
+    expect(xSide(tube)).toEqual([1, 1]);
+    expect(xSide(tessellate(extrusion({ beginCap: false, endCap: false, ccw: false })))).toEqual([-1, -1]);
+    expect(signedVolume(tessellate(extrusion({ ccw: false })))).toBeCloseTo(4, 12);
+    // SimpleTank's track outline runs clockwise seen from +Y.
+    const track = tessellate(extrusion({ crossSection: [[-0.22, -0.1], [0.22, -0.1], [0.34, 0.06], [-0.34, 0.06], [-0.22, -0.1]], spine: [[0, -0.05, 0], [0, 0.05, 0]] }));
+    expect(signedVolume(track)).toBeCloseTo(0.1 * 0.16 * (0.44 + 0.68) / 2, 12);
   });
 
   it('scale per spine point makes a frustum; one orientation applies to every point', () => {
@@ -169,7 +178,13 @@ describe('ElevationGrid and IndexedFaceSet', () => {
       creaseAngle: 0,
     };
     expect(signedVolume(tessellate(cube))).toBeCloseTo(1, 12);
-    expect(signedVolume(tessellate({ ...cube, ccw: false }))).toBeCloseTo(-1, 12);
+    expect(isClosed(tessellate(cube))).toBe(true);
+    // A closed surface is turned outward even when ccw says otherwise; an open one follows ccw.
+    expect(signedVolume(tessellate({ ...cube, ccw: false }))).toBeCloseTo(1, 12);
+    const box = (ccw: boolean) => tessellate({ ...cube, faces: cube.faces.slice(1), ccw });
+    expect(isClosed(box(true))).toBe(false);
+    expect(normals(box(true)).map((n) => n[2]).filter((z) => z !== 0)).toEqual([1, 1]);
+    expect(normals(box(false)).map((n) => n[2]).filter((z) => z !== 0)).toEqual([-1, -1]);
     // A concave "U" in a tilted plane: 5 units of area.
     const u: Vec3[] = [[0, 0, 0], [3, 0, 0], [3, 2, 2], [2, 2, 2], [2, 1, 1], [1, 1, 1], [1, 2, 2], [0, 2, 2]];
     const m = tessellate({ kind: 'mesh', vertices: u, faces: [[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 99]], ccw: true, creaseAngle: 0 });

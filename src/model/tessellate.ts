@@ -98,8 +98,12 @@ export function tessellate(geometry: Geometry, options: TessellateOptions = {}):
       return extrusion(geometry);
     case 'elevationGrid':
       return elevationGrid(geometry);
-    case 'mesh':
-      return polygonMesh(geometry.vertices, geometry.faces, geometry.ccw);
+    case 'mesh': {
+      const mesh = polygonMesh(geometry.vertices, geometry.faces, geometry.ccw);
+      // A closed mesh wound inward (ccw contradicting the vertex order) would show its back faces: turn it outward.
+      if (isClosed(mesh) && signedVolume(mesh) < 0) reverseWinding(mesh.indices);
+      return mesh;
+    }
     case 'meshFile':
       return emptyMesh();
   }
@@ -325,6 +329,7 @@ function extrusion(g: Extract<Geometry, { kind: 'extrusion' }>): TriangleMesh {
     }
   }
   // Caps exist only on open spines; a closed cross-section repeats its first point.
+  const capped = !spineClosed && g.beginCap && g.endCap;
   if (!spineClosed) {
     const capCount = crossClosed ? m - 1 : m;
     const outline: [number, number][] = cross.slice(0, capCount);
@@ -337,7 +342,42 @@ function extrusion(g: Extract<Geometry, { kind: 'extrusion' }>): TriangleMesh {
       if (g.beginCap) tri(a, d, c);
     }
   }
-  return b.build();
+  const mesh = b.build();
+  // Files list cross-sections in either turning sense with the default ccw TRUE (most of the corpus
+  // runs clockwise seen from +Y). A closed solid is shown from outside, so face it outward whatever
+  // the listing says; open surfaces keep the ccw rule.
+  if (crossClosed && (capped || spineClosed) && signedVolume(mesh) < 0) reverseWinding(mesh.indices);
+  return mesh;
+}
+
+/** Every edge shared by exactly two triangles, traversed once each way (a closed, consistently wound surface). */
+export function isClosed(mesh: TriangleMesh): boolean {
+  const ix = mesh.indices;
+  const n = mesh.positions.length / 3;
+  if (ix.length === 0 || n > 0x3ffffff) return false;
+  // Directed edge a→b keyed as a·n + b (exact below 2^53 for n < 2^26); each must meet its reverse once.
+  const edges = new Map<number, number>();
+  for (let i = 0; i < ix.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = ix[i + k]!, b = ix[i + ((k + 1) % 3)]!;
+      const key = a * n + b;
+      edges.set(key, (edges.get(key) ?? 0) + 1);
+    }
+  }
+  for (const [key, count] of edges) {
+    if (count !== 1) return false;
+    const a = Math.floor(key / n), b = key - a * n;
+    if (edges.get(b * n + a) !== 1) return false;
+  }
+  return true;
+}
+
+function reverseWinding(indices: Uint32Array): void {
+  for (let i = 0; i < indices.length; i += 3) {
+    const t = indices[i + 1]!;
+    indices[i + 1] = indices[i + 2]!;
+    indices[i + 2] = t;
+  }
 }
 
 function elevationGrid(g: Extract<Geometry, { kind: 'elevationGrid' }>): TriangleMesh {
