@@ -49,6 +49,8 @@ const corpusModels: FuzzModel[] = [
   { dir: 'choreonoid/sample/CameraEffect', main: 'box.body', targets: ['box.body'] },
   { dir: 'openhrp3/sample/model', main: 'PD_HGtest.wrl', targets: ['PD_HGtest.wrl'], files: ['PD_HGtest.wrl'] },
   { dir: 'choreonoid-legacy-wrl/share/model/SR1', main: 'SR1.wrl', targets: ['SR1.wrl'] },
+  // A modelFile wrapper: YAML → VRML → ten Inlined part files.
+  { dir: 'choreonoid-legacy-wrl/share/model/PA10', main: 'PA10.yaml', targets: ['PA10.yaml', 'PA10.wrl', 'parts/J1.wrl'] },
   { dir: 'choreonoid-legacy-wrl/share/model/misc', main: 'ClosedLinkSample.wrl', targets: ['ClosedLinkSample.wrl'] },
   { dir: 'choreonoid-legacy-wrl/share/model/misc', main: 'Torus.wrl', targets: ['Torus.wrl'] },
 ];
