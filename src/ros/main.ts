@@ -2,15 +2,11 @@
 // The body_bridge node (`ros2 run body_bridge body_bridge`, `npm start`). With a sourced ROS 2 and a
 // loadable rclnodejs it serves the model; otherwise it runs the same bridge in memory as a dry run,
 // prints what it would publish and says why ROS 2 was not used.
-import { existsSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadRobotModel } from '../load.js';
-import { startBridge } from './bridge.js';
-import { describeModel } from './description.js';
-import { dryRun, fileSignature } from './dry-run.js';
+import { resolve } from 'node:path';
+import { dryRun } from './dry-run.js';
+import { bundledExample, startNode } from './node.js';
 import { type BridgeParams, paramSpecs } from './params.js';
-import { loadRclnodejs, NODE_NAME, rosUnavailableReason, startRosNode } from './rclnodejs-transport.js';
+import { loadRclnodejs, NODE_NAME, rosUnavailableReason } from './rclnodejs-transport.js';
 import { parameterOverrides, parseRosArgs } from './ros-args.js';
 
 const USAGE = `usage: body_bridge [BODY_FILE] [--ros-args -p body_file:=FILE -p NAME:=VALUE ... --params-file FILE]
@@ -19,20 +15,6 @@ Publishes robot_description, /tf and /tf_static for a Choreonoid .body/.yaml or 
 (robot_state_publisher's behaviour) and relays its sensors. Without a sourced ROS 2 it prints a dry run.
 Parameters:
 ${paramSpecs.map((s) => `  ${s.name} (${s.kind}, default ${JSON.stringify(s.default)}): ${s.description}`).join('\n')}`;
-
-/** The bundled example: $BODY_BRIDGE_MODELS (set by the ROS launcher) or the package's models/ directory. */
-export function bundledExample(env: NodeJS.ProcessEnv = process.env): string | null {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const dirs = [env.BODY_BRIDGE_MODELS, resolve(here, '../../models')].filter((d): d is string => !!d);
-  for (const dir of dirs) {
-    if (!existsSync(dir)) continue;
-    const files = readdirSync(dir)
-      .filter((f) => /\.(body|wrl)$/i.test(f))
-      .sort();
-    if (files[0]) return join(dir, files[0]);
-  }
-  return null;
-}
 
 async function main(argv: string[]): Promise<number> {
   const args = parseRosArgs(argv.slice(2), NODE_NAME);
@@ -58,37 +40,14 @@ async function main(argv: string[]): Promise<number> {
     return report.ok ? 0 : 1;
   }
 
-  const ros = await startRosNode(loaded.rcl, argv);
-  const initial = { ...ros.initialParams } as Partial<BridgeParams>;
-  if (!initial.body_file) {
-    // A first look needs no arguments: the command line's file, else the bundled example.
-    const file = positional ? resolve(positional) : bundledExample();
-    if (file) {
-      if (!positional) ros.transport.log.info(`body_file is not set: serving the bundled example ${file}`);
-      initial.body_file = file;
-      ros.setParameter('body_file', file);
-    }
-  }
-  const bridge = startBridge(
-    {
-      transport: ros.transport,
-      loadModel: (f) => loadRobotModel(f),
-      describe: (m, p) => describeModel(m, p),
-      fileSignature,
-      onDescription: (xml) => ros.setRobotDescription(xml),
-    },
-    initial,
-  );
-  ros.onParameterChange((changes) => bridge.setParams(changes));
-
+  const node = await startNode(loaded.rcl, argv);
   const stop = (): void => {
-    bridge.stop();
-    ros.shutdown();
+    node.stop();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  ros.node.spin();
+  node.ros.node.spin();
   return -1; // keep running: spin() drives the node from the event loop
 }
 

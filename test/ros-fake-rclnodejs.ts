@@ -1,0 +1,147 @@
+// A recording stand-in for the part of rclnodejs's API that src/ros/rclnodejs-transport.ts uses, with
+// the semantics of rclnodejs 2.2's lib/node.js: a declared parameter takes its override unless told not
+// to; a set is refused when the descriptor is read-only, then by the on-set callbacks in order.
+export interface Param {
+  name: string;
+  type: number;
+  value: unknown;
+}
+
+export function fakeRclnodejs() {
+  const calls: string[] = [];
+  const state = {
+    initArgv: null as string[] | null,
+    publishers: [] as { type: string; topic: string; qos: FakeQoS; published: unknown[] }[],
+    subscriptions: [] as { type: string; topic: string; options: Record<string, unknown>; callback: (m: unknown) => void; destroyed: boolean }[],
+    timers: [] as { period: bigint; callback: () => void; cancelled: boolean; destroyed: boolean }[],
+    logs: [] as string[],
+    node: null as FakeNode | null,
+  };
+  class Parameter {
+    constructor(
+      readonly name: string,
+      readonly type: number,
+      public value?: unknown,
+    ) {}
+  }
+  class ParameterDescriptor {
+    private readonly _readOnly: boolean;
+    constructor(
+      readonly name: string,
+      readonly type: number,
+      readonly description = '',
+      readOnly = false,
+    ) {
+      this._readOnly = readOnly;
+    }
+    get readOnly(): boolean {
+      return this._readOnly;
+    }
+  }
+  class NodeOptions {
+    parameterOverrides: Param[] = [];
+  }
+  class FakeQoS {
+    static HistoryPolicy = { RMW_QOS_POLICY_HISTORY_KEEP_LAST: 1 };
+    static ReliabilityPolicy = { RMW_QOS_POLICY_RELIABILITY_RELIABLE: 1, RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT: 2 };
+    static DurabilityPolicy = { RMW_QOS_POLICY_DURABILITY_TRANSIENT_LOCAL: 1, RMW_QOS_POLICY_DURABILITY_VOLATILE: 2 };
+    constructor(
+      readonly history: number,
+      readonly depth: number,
+      readonly reliability: number,
+      readonly durability: number,
+    ) {}
+  }
+  class FakeNode {
+    readonly parameters = new Map<string, Param>();
+    readonly descriptors = new Map<string, ParameterDescriptor>();
+    readonly overrides: Map<string, Param>;
+    readonly callbacks: ((ps: Param[]) => { successful: boolean; reason: string })[] = [];
+    constructor(
+      readonly nodeName: string,
+      readonly ns: string,
+      _context: unknown,
+      readonly options: NodeOptions,
+    ) {
+      this.overrides = new Map(options.parameterOverrides.map((p) => [p.name, p]));
+      state.node = this;
+    }
+    getLogger() {
+      const rec = (level: string) => (m: string) => {
+        state.logs.push(`${level}: ${m}`);
+        return true;
+      };
+      return { debug: rec('debug'), info: rec('info'), warn: rec('warn'), error: rec('error') };
+    }
+    getFullyQualifiedName(): string {
+      // rcl applies __ns from the command line.
+      const argv = state.initArgv ?? [];
+      const ns = argv.find((a) => a.startsWith('__ns:='))?.slice(6) ?? '/';
+      return ns === '/' ? `/${this.nodeName}` : `${ns}/${this.nodeName}`;
+    }
+    declareParameter(p: Param, d: ParameterDescriptor, ignoreOverride = false): Param {
+      const chosen = !ignoreOverride && this.overrides.has(p.name) ? this.overrides.get(p.name)! : p;
+      if (chosen.type !== d.type) throw new Error(`type mismatch for ${p.name}`);
+      this.descriptors.set(p.name, d);
+      this.parameters.set(p.name, chosen);
+      return chosen;
+    }
+    setParameter(p: Param): { successful: boolean; reason: string } {
+      const d = this.descriptors.get(p.name);
+      if (!d) return { successful: false, reason: `Parameter ${p.name} has not been declared` };
+      if (d.readOnly) return { successful: false, reason: `Parameter ${p.name} is readonly` };
+      for (const cb of this.callbacks) {
+        const r = cb([p]);
+        if (!r.successful) return r;
+      }
+      this.parameters.set(p.name, p);
+      return { successful: true, reason: '' };
+    }
+    addOnSetParametersCallback(cb: (ps: Param[]) => { successful: boolean; reason: string }): void {
+      this.callbacks.push(cb);
+    }
+    createPublisher(type: string, topic: string, options: { qos: FakeQoS }) {
+      const pub = { type, topic, qos: options.qos, published: [] as unknown[] };
+      state.publishers.push(pub);
+      return { topic, publish: (m: unknown) => pub.published.push(m) };
+    }
+    createSubscription(type: string, topic: string, options: Record<string, unknown>, callback: (m: unknown) => void) {
+      const sub = { type, topic, options, callback, destroyed: false };
+      state.subscriptions.push(sub);
+      return sub;
+    }
+    destroySubscription(sub: { destroyed: boolean }): void {
+      sub.destroyed = true;
+    }
+    createTimer(period: bigint, callback: () => void) {
+      const timer = { period, callback, cancelled: false, destroyed: false, cancel: () => (timer.cancelled = true) };
+      state.timers.push(timer);
+      return timer;
+    }
+    destroyTimer(timer: { destroyed: boolean }): void {
+      timer.destroyed = true;
+    }
+    now() {
+      return { secondsAndNanoseconds: { seconds: 5n, nanoseconds: 7n } };
+    }
+    destroy(): void {
+      calls.push('destroy');
+    }
+  }
+  const rcl = {
+    init: async (_ctx: unknown, argv: string[]) => {
+      state.initArgv = argv;
+    },
+    removeSignalHandlers: () => calls.push('removeSignalHandlers'),
+    isShutdown: () => calls.includes('shutdown'),
+    shutdown: () => calls.push('shutdown'),
+    Node: FakeNode,
+    NodeOptions,
+    Parameter,
+    ParameterDescriptor,
+    QoS: FakeQoS,
+  };
+  return { rcl, state, calls };
+}
+type FakeQoS = { history: number; depth: number; reliability: number; durability: number };
+
