@@ -430,6 +430,23 @@ describe('files: SubBody, Resource, package://, ContinuousTrack (test/models/bod
   });
 });
 
+describe('VRML resources selected by node (test/models/body/nested.body)', () => {
+  test('a node selected by one Resource is moved out of a node selected by another, as Choreonoid\'s resource cache does', () => {
+    const m = loadBodyFile(join(projectRoot, 'test/models/body/nested.body'));
+    const kinds = (i: number) => m.links[i]!.visuals.map((s) => s.geometry.kind);
+    expect(kinds(0)).toEqual(['box']);
+    expect(kinds(1)).toEqual(['sphere']);
+    expect(kinds(2)).toEqual(['box', 'sphere']);
+    // Selected nodes keep their rotation, not their translation: OUTER's box sits at the link origin,
+    // INNER's sphere is turned 90° about z and not moved.
+    expect(m.links[0]!.visuals[0]!.transform.translation).toEqual([0, 0, 0]);
+    expect(m.links[1]!.visuals[0]!.transform.translation).toEqual([0, 0, 0]);
+    expect(m.links[1]!.visuals[0]!.transform.linear[1]![0]).toBeCloseTo(1, 15);
+    // Inside OUTER (link C) the sphere keeps INNER's translation relative to OUTER.
+    expect(m.links[2]!.visuals[1]!.transform.translation.map((x) => Number(x.toFixed(12)))).toEqual([0, 0, 1]);
+  });
+});
+
 describe('limits (hostile files fail fast with a located error)', () => {
   test('an alias bomb stops at maxAliases', () => {
     const levels = ['a: &a [ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 ]'];

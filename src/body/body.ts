@@ -10,6 +10,7 @@ import { readRotation, warn, type BodyContext, type IncludeBudget } from './cont
 import { cloneLinkDraft, traverse, type DeviceDraft, type ExtraJointDraft, type LinkDraft } from './draft.js';
 import { readLinkContents, setJointId, setJointName, setLinkName, type BodyState } from './links.js';
 import { resolveResourcePath } from './resources.js';
+import { detachSelectedNodes } from './vrmlResources.js';
 import { asInt, asMap, asNumber, asSeq, asString, asVec3, get, intAt, stringAt } from './values.js';
 import { readYamlFile, sortedEntries, type YMap } from './yamlTree.js';
 
@@ -48,7 +49,7 @@ export function readBodyFile(
   isSub: boolean,
 ): ReadResult {
   const yaml = readYamlFile(file, limits, warnings);
-  const ctx: BodyContext = { file, baseDir: dirname(file), degree: true, yaml, options, limits, budget, warnings };
+  const ctx: BodyContext = { file, baseDir: dirname(file), degree: true, yaml, options, limits, budget, warnings, vrmlExtractions: [] };
   const top = asMap(yaml.root, 'a mapping at the top of a body file');
 
   const formatNode = get(top, 'format');
@@ -113,6 +114,7 @@ export function readBodyFile(
   buildTree(state, root);
 
   const links = traverse(root);
+  detachSelectedNodes(ctx.vrmlExtractions, links);
   if (!isSub) warnMissingJointIds(state, linksNode.loc);
   readExtraJoints(state, top, links);
   return {

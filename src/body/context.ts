@@ -4,6 +4,7 @@ import { axisAngle, identity3, mulMat, norm } from '../model/math.js';
 import type { LoadLimits, LoadOptions } from '../model/options.js';
 import type { Diagnostic, Mat3, SourceLocation, Vec3 } from '../model/types.js';
 import { asNumbers, asSeq, get } from './values.js';
+import type { VrmlExtraction } from './vrmlResources.js';
 import type { YMap, YNode, YamlFile } from './yamlTree.js';
 
 /** Counts files pulled in by one top-level load, shared by every nested reader. */
@@ -25,6 +26,8 @@ export interface BodyContext {
   limits: LoadLimits;
   budget: IncludeBudget;
   warnings: Diagnostic[];
+  /** `.wrl` Resources read so far by this body (not its sub-bodies, which Choreonoid reads separately). */
+  vrmlExtractions: VrmlExtraction[];
 }
 
 // Choreonoid's radian(): TO_RADIAN * deg, with TO_RADIAN = PI / 180 computed once.

@@ -205,8 +205,10 @@ function readResource(s: ElementScope, map: YMap): void {
   const frame = own ? composeAffine(s.transform, own) : s.transform;
   const name = s.name || fragment || uri;
   if (/\.wrl$/i.test(path)) {
-    const shapes = loadVrmlShapes(path, s.ctx.options, fragment);
-    for (const shape of shapes) addShape(s, { ...shape, transform: composeAffine(frame, shape.transform), name: shape.name ?? name });
+    const raw = loadVrmlShapes(path, s.ctx.options, fragment, s.ctx.warnings);
+    const added = raw.map((shape) => ({ ...shape, transform: composeAffine(frame, shape.transform), name: shape.name ?? name }));
+    for (const shape of added) addShape(s, shape);
+    s.ctx.vrmlExtractions.push({ uri, node: fragment, raw, added });
     return;
   }
   const geometry = meshFileGeometry(path, uri, fragment);

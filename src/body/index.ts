@@ -6,6 +6,17 @@ import type { Device, Diagnostic, RobotModel } from '../model/types.js';
 import { readBodyFile } from './body.js';
 import { finishLink } from './draft.js';
 
+/** A resource used several times is read several times; its warnings are reported once. */
+function unique(warnings: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return warnings.filter((w) => {
+    const key = JSON.stringify([w.file, w.line, w.column, w.path, w.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Loads a .body / .yaml file (or a `modelFile:` wrapper around a .wrl). Throws only ModelLoadError. */
 export function loadBodyFile(file: string, options: LoadOptions = {}): RobotModel {
   const path = resolve(file);
@@ -14,7 +25,7 @@ export function loadBodyFile(file: string, options: LoadOptions = {}): RobotMode
   try {
     const result = readBodyFile(path, options, limits, { count: 0, stack: [path] }, warnings, false);
     if (result.kind === 'model') {
-      return { ...result.model, warnings: [...warnings, ...result.model.warnings] };
+      return { ...result.model, warnings: unique([...warnings, ...result.model.warnings]) };
     }
     const { body } = result;
     const index = new Map(body.links.map((l, i) => [l, i]));
@@ -39,7 +50,7 @@ export function loadBodyFile(file: string, options: LoadOptions = {}): RobotMode
       links: body.links.map(finishLink),
       devices,
       extraJoints: body.extraJoints.map(({ link1, link2, ...x }) => ({ ...x, link1: link1.name, link2: link2.name })),
-      warnings,
+      warnings: unique(warnings),
     };
   } catch (e) {
     if (e instanceof ModelLoadError) throw e;

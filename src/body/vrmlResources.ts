@@ -1,0 +1,68 @@
+// Choreonoid caches a VRML resource per URI and *moves* a `node:`-selected node out of the cached
+// scene. So when one Resource selects a Transform (Tank's TURRET_Y) and another selects a node
+// inside it (TURRET_P), the inner node ends up only where it was selected on its own, even though
+// the outer one was attached first. This pass applies that rule to the shapes we loaded.
+import { composeAffine, inverse3, mulVec, sub } from '../model/math.js';
+import type { Affine, Shape } from '../model/types.js';
+import type { LinkDraft } from './draft.js';
+
+/** One `.wrl` Resource read while loading a body. */
+export interface VrmlExtraction {
+  /** Choreonoid's cache key: the URI as written. */
+  uri: string;
+  /** The `node:` name, if any. */
+  node: string | undefined;
+  /** Shapes as loadVrmlShapes returned them (the node's own frame). */
+  raw: Shape[];
+  /** The same shapes as added to the link (placed in the link frame). */
+  added: Shape[];
+}
+
+function inverseAffine(a: Affine): Affine {
+  const inv = inverse3(a.linear);
+  return { linear: inv, translation: mulVec(inv, sub([0, 0, 0], a.translation)) };
+}
+
+function closeAffine(a: Affine, b: Affine): boolean {
+  const tol = 1e-9;
+  for (let i = 0; i < 3; i++) {
+    if (Math.abs(a.translation[i]! - b.translation[i]!) > tol) return false;
+    for (let j = 0; j < 3; j++) if (Math.abs(a.linear[i]![j]! - b.linear[i]![j]!) > tol) return false;
+  }
+  return true;
+}
+
+/**
+ * Where `inner`'s shapes occur in `outer` as one contiguous run with equal geometry and one common
+ * placement (outer_i = M · inner_i for a fixed M): the index of the run's start, or -1.
+ */
+function findSubtree(outer: readonly Shape[], inner: readonly Shape[]): number {
+  if (inner.length === 0 || inner.length > outer.length) return -1;
+  const key = (s: Shape): string => JSON.stringify(s.geometry);
+  const innerKeys = inner.map(key);
+  const outerKeys = outer.map(key);
+  for (let start = 0; start + inner.length <= outer.length; start++) {
+    if (!innerKeys.every((k, i) => outerKeys[start + i] === k)) continue;
+    const M = composeAffine(outer[start]!.transform, inverseAffine(inner[0]!.transform));
+    if (inner.every((s, i) => closeAffine(outer[start + i]!.transform, composeAffine(M, s.transform)))) return start;
+  }
+  return -1;
+}
+
+/** Removes, from every link, shapes that a later or earlier Resource selected as their own node. */
+export function detachSelectedNodes(extractions: readonly VrmlExtraction[], links: readonly LinkDraft[]): void {
+  const removed = new Set<Shape>();
+  for (const outer of extractions) {
+    for (const inner of extractions) {
+      if (inner === outer || inner.uri !== outer.uri || inner.node === undefined || inner.node === outer.node) continue;
+      const start = findSubtree(outer.raw, inner.raw);
+      if (start < 0) continue;
+      for (let i = start; i < start + inner.raw.length; i++) removed.add(outer.added[i]!);
+    }
+  }
+  if (removed.size === 0) return;
+  for (const l of links) {
+    l.visuals = l.visuals.filter((s) => !removed.has(s));
+    l.collisions = l.collisions.filter((s) => !removed.has(s));
+  }
+}
