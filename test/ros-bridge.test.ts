@@ -39,6 +39,8 @@ describe('publication', () => {
     // Best effort matches reliable and best-effort publishers alike (rclcpp::SensorDataQoS, as robot_state_publisher).
     expect(find('joint_states', 'subscribe')).toMatchObject({ type: 'sensor_msgs/msg/JointState', qos: { reliability: 'best_effort', durability: 'volatile' } });
     expect(checkMessage(MessageType.String, r.transport.last('robot_description'))).toEqual([]);
+    // publish_joint_states is off here: the node does not advertise joint_states at all.
+    expect(find('joint_states', 'publish')).toBeUndefined();
   });
 
   it('QoS: joint_states reaches the node from reliable and best-effort publishers; latched topics reach transient-local subscribers', () => {

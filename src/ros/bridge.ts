@@ -137,12 +137,11 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   const descriptionPub: Publisher<StringMsg> = transport.publisher(Topics.robotDescription, MessageType.String, latchedQoS);
   const tfPub: Publisher<TFMessage> = transport.publisher(Topics.tf, MessageType.TFMessage, tfQoS);
   const tfStaticPub: Publisher<TFMessage> = transport.publisher(Topics.tfStatic, MessageType.TFMessage, latchedQoS);
-  // joint_state_publisher's QoS: reliable, volatile, depth 10.
-  const jointStatePub: Publisher<JointState> = transport.publisher(Topics.jointStates, MessageType.JointState, {
-    reliability: 'reliable',
-    durability: 'volatile',
-    depth: 10,
-  });
+  // Advertised only once used, so a node told not to publish joint_states never shows up as a publisher
+  // there. joint_state_publisher's QoS: reliable, volatile, depth 10.
+  let jointStatePub: Publisher<JointState> | null = null;
+  const jointStatePublisher = (): Publisher<JointState> =>
+    (jointStatePub ??= transport.publisher(Topics.jointStates, MessageType.JointState, { reliability: 'reliable', durability: 'volatile', depth: 10 }));
   const nowNs = (): bigint => stampNs(transport.now());
 
   const report = (issue: JointStateIssue): void => {
@@ -254,7 +253,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     };
     ownStamps.push(stampKey(stamp));
     if (ownStamps.length > 64) ownStamps.shift();
-    jointStatePub.publish(msg);
+    jointStatePublisher().publish(msg);
     onJointState(msg);
   };
 
