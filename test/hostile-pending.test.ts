@@ -53,6 +53,12 @@ describe('.body (findings for src/body)', () => {
     expectLocatedError(run, file, { message: /NO_SUCH_NODE/ });
   });
 
+  test('a link with an empty name (`name:` and nothing after it; found by the fuzzer) → located error at links[2].name', async () => {
+    const text = edit(baseBody, ['    name: HAND\n', '    name:\n']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[2\]/, line: lineOf(text, '    name:\n    parent: ARM') });
+  });
+
   test('finite but huge mass properties (mass 1e308, center_of_mass z 1e300) → located error, not NaN in the combined inertia', async () => {
     const text = edit(baseBody, ['    mass: 1.0\n', '    mass: 1e308\n'], ['    center_of_mass: [ 0, 0, 0.2 ]', '    center_of_mass: [ 0, 0, 1e300 ]']);
     const { run, file } = await load(text);
