@@ -59,6 +59,13 @@ describe('.body (findings for src/body)', () => {
     expectLocatedError(run, file, { path: /^links\[2\]/, line: lineOf(text, '    name:\n    parent: ARM') });
   });
 
+  test('joint_name: "" → loads; the joint takes the link name, as Choreonoid\'s Link::jointName() does for an empty name', async () => {
+    const text = edit(baseBody, ['    joint_id: 0\n', '    joint_id: 0\n    joint_name: ""\n']);
+    const { run } = await load(text);
+    expectLoads(run);
+    expect(loadedModel(run).links[1]?.joint.name).toBe('ARM');
+  });
+
   test('finite but huge mass properties (mass 1e308, center_of_mass z 1e300) → located error, not NaN in the combined inertia', async () => {
     const text = edit(baseBody, ['    mass: 1.0\n', '    mass: 1e308\n'], ['    center_of_mass: [ 0, 0, 0.2 ]', '    center_of_mass: [ 0, 0, 1e300 ]']);
     const { run, file } = await load(text);
