@@ -29,6 +29,14 @@ async function load(text: string | Buffer, extra: Record<string, string | Buffer
   return { run, file, dir };
 }
 
+/** A one-triangle binary STL. */
+function binaryStl(): Buffer {
+  const b = Buffer.alloc(84 + 50);
+  b.writeUInt32LE(1, 80);
+  [0, 0, 1, 0, 0, 0, 0.01, 0, 0, 0, 0.01, 0].forEach((x, i) => b.writeFloatLE(x, 84 + 4 * i));
+  return b;
+}
+
 describe('the base model', () => {
   test('arm.body loads without warnings, with the links, joints and device it declares', async () => {
     const { run } = await load(baseBody);
@@ -421,6 +429,16 @@ describe('files referenced by Resource', () => {
     const text = edit(baseBody, ['uri: "parts.wrl"', 'uri: "../../../../../../../../nonexistent/parts.wrl"']);
     const { run, file } = await load(text);
     expectLocatedError(run, file, { line: lineOf(text, 'nonexistent/parts.wrl') });
+  });
+
+  test('Resource uri → an existing .stl outside the model directory through .. → loads; referenced, never written to', async () => {
+    const text = edit(baseBody, ['uri: "parts.wrl"\n        node: GRIPPER', 'uri: "../outside/part.stl"']);
+    const dir = caseDir(scratch.root, { 'robot.body': text, '../outside/part.stl': binaryStl() });
+    const file = join(dir, 'robot.body');
+    const run = await runCase(runner, { file, caseDir: join(dir, '..') });
+    expectLoads(run);
+    const hand = loadedModel(run).links[2];
+    expect(hand?.visuals.map((v) => v.geometry.kind)).toEqual(['meshFile']);
   });
 
   test('Resource uri with an unsupported scheme (http://) → located error at the uri', async () => {
