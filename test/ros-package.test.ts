@@ -2,7 +2,7 @@
 // file documents every parameter with its default, package.xml / CMakeLists.txt configure, the
 // installed launcher finds the app and the bundled models, and the dry run without ROS 2 reports.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,8 @@ const withoutRos = (): NodeJS.ProcessEnv => {
   return env;
 };
 const mainJs = join(projectRoot, 'dist', 'ros', 'main.js');
+/** Debian's python3, which has ament_cmake's and catkin_pkg's modules (CI's apt packages pull them in). */
+const SYSTEM_PYTHON = '/usr/bin/python3';
 function requireBuild(): void {
   if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run \`npm run build\` (npm test does) first`);
 }
@@ -107,37 +109,67 @@ describe('ament package', () => {
     expect(xml).toContain(`<version>${version}</version>`);
   });
 
-  it('CMakeLists.txt configures (ament_cmake stubbed) and its launcher runs the app with the installed models', () => {
+  it('package.xml passes catkin_pkg (the parser colcon and rosdep use); rviz2 and the GUI drop out with BODY_BRIDGE_GUI=false', () => {
+    const script = `
+import json, sys
+from catkin_pkg.package import parse_package
+p = parse_package(sys.argv[1])
+p.validate()
+out = {'name': p.name, 'format': p.package_format, 'build_type': p.get_build_type()}
+for env in ({}, {'BODY_BRIDGE_GUI': 'false'}):
+    p.evaluate_conditions(env)
+    out['exec' + ('_nogui' if env else '')] = sorted(d.name for d in p.exec_depends if d.evaluated_condition)
+print(json.dumps(out))`;
+    const r = spawnSync(SYSTEM_PYTHON, ['-c', script, join(projectRoot, 'package.xml')], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const info = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(info).toMatchObject({ name: 'body_bridge', format: 3, build_type: 'ament_cmake' });
+    expect(info.exec).toEqual(expect.arrayContaining(['nodejs', 'ros2launch', 'launch_ros', 'rviz2', 'joint_state_publisher_gui']));
+    expect(info.exec_nogui).not.toContain('rviz2');
+    expect(info.exec_nogui).not.toContain('joint_state_publisher_gui');
+  });
+
+  it('CMakeLists.txt builds and installs with the real ament_cmake; ros2 run finds one body_bridge executable, which runs the app on the installed models', () => {
     requireBuild();
     requireShared();
-    const stub = join(scratch, 'stub');
-    mkdirSync(stub, { recursive: true });
-    writeFileSync(join(stub, 'ament_cmakeConfig.cmake'), 'macro(ament_package)\nendmacro()\n');
     const build = join(scratch, 'cmake-build');
-    const r = spawnSync('cmake', ['-S', projectRoot, '-B', build, `-Dament_cmake_DIR=${stub}`], { encoding: 'utf8' });
-    expect(r.error, 'cmake must be installed').toBeUndefined();
-    expect(r.status, r.stderr).toBe(0);
-    const launcher = join(build, 'body_bridge');
-    expect(statSync(launcher).isFile()).toBe(true);
-
-    // The installed layout, with this checkout's dist/ standing in for the built app.
     const prefix = join(scratch, 'install');
-    mkdirSync(join(prefix, 'lib', 'body_bridge'), { recursive: true });
-    mkdirSync(join(prefix, 'lib', 'body_bridge_app'), { recursive: true });
-    mkdirSync(join(prefix, 'share', 'body_bridge', 'models'), { recursive: true });
-    copyFileSync(launcher, join(prefix, 'lib', 'body_bridge', 'body_bridge'));
-    chmodSync(join(prefix, 'lib', 'body_bridge', 'body_bridge'), 0o755);
-    symlinkSync(join(projectRoot, 'dist'), join(prefix, 'lib', 'body_bridge_app', 'dist'));
-    symlinkSync(join(projectRoot, 'node_modules'), join(prefix, 'lib', 'body_bridge_app', 'node_modules'));
-    copyFileSync(join(projectRoot, 'package.json'), join(prefix, 'lib', 'body_bridge_app', 'package.json'));
-    copyFileSync(join(corpusDir, 'choreonoid-legacy-wrl/share/model/misc/box1.wrl'), join(prefix, 'share', 'body_bridge', 'models', 'box1.wrl'));
+    const configure = spawnSync(
+      'cmake',
+      ['-S', projectRoot, '-B', build, `-DCMAKE_INSTALL_PREFIX=${prefix}`, `-DPython3_EXECUTABLE=${SYSTEM_PYTHON}`, '-DBODY_BRIDGE_REQUIRE_RCLNODEJS=OFF'],
+      { encoding: 'utf8' },
+    );
+    expect(configure.error, 'cmake must be installed').toBeUndefined();
+    expect(configure.status, configure.stdout + configure.stderr).toBe(0);
+    expect(configure.stdout).toMatch(/Found ament_cmake/);
+    // Stand in for the npm step (npm ci && npm run build, minutes): this checkout's build, fresher than every source.
+    const app = join(build, 'app');
+    mkdirSync(app, { recursive: true });
+    cpSync(join(projectRoot, 'dist'), join(app, 'dist'), { recursive: true });
+    symlinkSync(join(projectRoot, 'node_modules'), join(app, 'node_modules'));
+    copyFileSync(join(projectRoot, 'package.json'), join(app, 'package.json'));
+    const install = spawnSync('cmake', ['--build', build, '--target', 'install'], { encoding: 'utf8' });
+    expect(install.status, install.stdout + install.stderr).toBe(0);
+    expect(install.stdout).not.toMatch(/npm ci/);
+
+    // What ament_package installs: the package in the ament index and its manifest.
+    expect(existsSync(join(prefix, 'share', 'ament_index', 'resource_index', 'packages', 'body_bridge'))).toBe(true);
+    expect(existsSync(join(prefix, 'share', 'body_bridge', 'package.xml'))).toBe(true);
+    for (const f of ['launch/bridge.launch.py', 'launch/display.launch.py', 'config/bridge.params.yaml', 'config/display.rviz', 'models/sample_arm.body']) {
+      expect(existsSync(join(prefix, 'share', 'body_bridge', f)), f).toBe(true);
+    }
+    // ros2 run walks lib/<package> for executable files: exactly the launcher.
+    const executables = readdirSync(join(prefix, 'lib', 'body_bridge'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && (statSync(join(e.parentPath, e.name)).mode & 0o111) !== 0)
+      .map((e) => e.name);
+    expect(executables).toEqual(['body_bridge']);
 
     const env = withoutRos();
     delete env.BODY_BRIDGE_MODELS;
-    const run = spawnSync(join(prefix, 'lib', 'body_bridge', 'body_bridge'), [], { encoding: 'utf8', env });
+    const run = spawnSync(join(prefix, 'lib', 'body_bridge', 'body_bridge'), [], { encoding: 'utf8', env, cwd: scratch });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain('ROS 2 is not sourced');
-    expect(run.stdout).toContain(`from ${join(prefix, 'share', 'body_bridge', 'models', 'box1.wrl')}`);
+    expect(run.stdout).toContain(`from ${join(prefix, 'share', 'body_bridge', 'models', 'sample_arm.body')}`);
   });
 });
 
