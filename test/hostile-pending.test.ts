@@ -66,6 +66,15 @@ describe('.body (findings for src/body)', () => {
     expect(loadedModel(run).links[1]?.joint.name).toBe('ARM');
   });
 
+  test('a Camera with width -5 → located error at its width (an image cannot have a negative size)', async () => {
+    const text = edit(baseBody, [
+      '        translation: [ 0, 0, 0.4 ]\n  -\n',
+      '        translation: [ 0, 0, 0.4 ]\n      -\n        type: Camera\n        name: CAM\n        format: COLOR\n        width: -5\n        height: 480\n  -\n',
+    ]);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[1\]\.elements\[2\]\.width/, line: lineOf(text, 'width: -5') });
+  });
+
   test('finite but huge mass properties (mass 1e308, center_of_mass z 1e300) → located error, not NaN in the combined inertia', async () => {
     const text = edit(baseBody, ['    mass: 1.0\n', '    mass: 1e308\n'], ['    center_of_mass: [ 0, 0, 0.2 ]', '    center_of_mass: [ 0, 0, 1e300 ]']);
     const { run, file } = await load(text);
