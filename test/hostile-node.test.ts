@@ -36,6 +36,11 @@ describe('joint_states from anything', () => {
     expect(report.allTfFinite).toBe(true);
   });
 
+  test('a joint named with a megabyte of text: no exception, /tf keeps following', () => {
+    expect(report.steps.megabyteName.threw).toBeNull();
+    expect(report.steps.megabyteName.tfFollows).toBe(true);
+  });
+
   test('a 1,000,000-entry message: no exception, bounded CPU (< 5 s), /tf keeps following', () => {
     const s = report.steps.hugeArrays;
     expect(s.threw).toBeNull();

@@ -198,6 +198,10 @@ describe('the running node (findings for src/ros)', () => {
     expect(js.steps.manyUnknownNamesInOneMessage.logs).toBeLessThanOrEqual(1);
   });
 
+  test('a joint named with a megabyte of text is not copied whole into the log (log lines stay under 2,000 characters)', () => {
+    expect(js.longestLogLine).toBeLessThan(2_000);
+  });
+
   test('200,000 messages each naming a new unknown joint: heap grows < 8 MB after GC', () => {
     const r = scenario('memoryUniqueUnknown');
     expect(r.tfFollows).toBe(true);

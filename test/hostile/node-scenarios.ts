@@ -134,6 +134,11 @@ function jointStates(): Report {
     t.advance(100);
     t.inject('joint_states', jointState(t.now(), Array.from({ length: n }, (_, i) => `ghost_${i}`), new Array<number>(n).fill(0)));
   });
+  step('megabyteName', 0.165, /./, (t) => {
+    t.advance(100);
+    t.inject('joint_states', jointState(t.now(), ['x'.repeat(1_000_000), 'ARM'], [0, 0.3]));
+    report.longestLogLine = Math.max(0, ...t.logs.map((l) => l.message.length));
+  });
   step('stampFarFuture', 0.17, /./, (t) => {
     t.inject('joint_states', jointState({ sec: 2_147_483_647, nanosec: 999_999_999 }, ['ARM', 'HAND'], [0.9, 0.05]));
   });
