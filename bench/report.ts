@@ -217,8 +217,8 @@ function memoryDetails(r: BenchResults): string {
   ].join('\n');
 }
 
-/** The tables of one run (bench/results/latest.md). */
-export function renderTables(r: BenchResults): string {
+/** Machine and headline table of one run. */
+function renderSummary(r: BenchResults): string {
   const m = r.machine;
   return [
     `## Results (${r.mode} run, ${r.finishedAt})`,
@@ -229,18 +229,19 @@ export function renderTables(r: BenchResults): string {
     '',
     headline(r),
     '',
-    loadDetails(r),
-    '',
-    tfDetails(r),
-    '',
-    sensorDetails(r),
-    '',
-    memoryDetails(r),
-    '',
   ].join('\n');
 }
 
-/** BENCHMARKS.md: how to read and reproduce, the hand-written notes on the figures (bench/notes.md), the tables. */
+function renderDetails(r: BenchResults): string {
+  return [loadDetails(r), '', tfDetails(r), '', sensorDetails(r), '', memoryDetails(r), ''].join('\n');
+}
+
+/** The tables of one run (bench/results/latest.md). */
+export function renderTables(r: BenchResults): string {
+  return [renderSummary(r), renderDetails(r)].join('\n');
+}
+
+/** BENCHMARKS.md: how to read, the headline table, the hand-written notes (bench/notes.md), how to reproduce, the details. */
 export function renderBenchmarksMd(r: BenchResults, notes = ''): string {
   return [
     '# Benchmarks',
@@ -250,20 +251,25 @@ export function renderBenchmarksMd(r: BenchResults, notes = ''): string {
     'median of several repetitions after warm-up runs, with the spread (interquartile range, min, max) beside it.',
     '',
     '- **Load + URDF**: `loadRobotModel` + `toUrdf` (URDF text and generated meshes, in memory) for every corpus',
-    '  model Choreonoid loads (oracle `ok: true`). Peer for YAML models: libyaml\'s C loader (`yaml.load(bytes,',
-    '  Loader=yaml.CSafeLoader)`, Debian python3-yaml) parsing every YAML file our load read (traced), timed',
-    '  in-process. For VRML models (and YAML wrappers of .wrl files) there is no C peer: the limit is decoding',
-    '  the same bytes with `TextDecoder` plus one byte scan. A generated .wrl with 100k+ triangles is reported too.',
-    '- **TF throughput**: JointState → /tf through the node\'s complete per-message path (`startBridge` on the',
+    "  model Choreonoid loads (oracle `ok: true`). Peer for YAML models: libyaml's C loader (`yaml.load(bytes,",
+    '  Loader=yaml.CSafeLoader)`, Debian python3-yaml) parsing every YAML file our load read (traced, each file once),',
+    '  timed in-process. For VRML models (and YAML models that pull in .wrl files) there is no C peer: the limit is',
+    '  decoding the same bytes with `TextDecoder` plus one byte scan. A generated .wrl with 100k+ triangles is reported too.',
+    '  Models slower than 5 s are timed once after the first run (n = 1 in the tables).',
+    "- **TF throughput**: JointState → /tf through the node's complete per-message path (`startBridge` on the",
     '  in-memory transport), stamps 0.1 s apart so every message publishes every moving joint. Peer:',
-    '  `bench/kdl_tf.cpp` (Debian orocos-kdl + kdl_parser, g++ -O2) doing robot_state_publisher\'s per-message',
+    "  `bench/kdl_tf.cpp` (Debian orocos-kdl + kdl_parser, g++ -O2) doing robot_state_publisher's per-message",
     '  work on the URDF body_bridge generates (joint map, `Segment::pose(q)`, quaternion, frame names, stamp).',
-    '  The last message\'s transforms of both sides are compared frame by frame (same work, same answer).',
-    '- **Sensor conversions**: the `src/devices` conversions on synthetic frames; limit: `Uint8Array.prototype.set`',
-    '  copying as many bytes as the conversion writes, into a preallocated buffer.',
+    "  The last message's transforms of both sides are compared frame by frame (same work, same answer).",
+    '- **Sensor conversions**: `src/devices` on synthetic frames — depth → cloud and range scan → cloud directly,',
+    '  the image and range-camera relays through `startDeviceBridge` on the in-memory transport with messages shaped',
+    "  as choreonoid_ros's BodyROS2Item fills them. Limit: `Uint8Array.prototype.set` copying as many bytes as the",
+    '  conversion writes, into a preallocated buffer.',
     '- **Memory**: a fresh `node --expose-gc` process serving the corpus model that reads the most bytes; peak',
     '  RSS (getrusage), then RSS and heap after forced GCs every 10 % of 10^6 joint-state messages.',
     '',
+    renderSummary(r),
+    ...(notes.trim() === '' ? [] : [notes.trim(), '']),
     '## Reproduce',
     '',
     '```sh',
@@ -272,12 +278,14 @@ export function renderBenchmarksMd(r: BenchResults, notes = ''): string {
     'npm run bench -- --publish    # also rewrites BENCHMARKS.md and BENCHMARKS.json',
     'npm run bench -- --tiny       # the small run the test suite checks',
     'npm run bench -- --only tf,sensors --models HRP4C',
+    'npm run bench -- --render BENCHMARKS.json --publish   # re-render only (after editing bench/notes.md)',
     '```',
     '',
     'Needs `../shared` (corpus + oracle), `python3-yaml` (with libyaml), `g++`, `liborocos-kdl-dev` and',
     '`libkdl-parser-dev` (all installed by `.ci/run`). The KDL peer is built into `build/kdl_tf`.',
     '',
-    ...(notes.trim() === '' ? [] : [notes.trim(), '']),
-    renderTables(r),
+    '## Details',
+    '',
+    renderDetails(r),
   ].join('\n');
 }

@@ -3,7 +3,8 @@
 // --publish also BENCHMARKS.md and BENCHMARKS.json at the project root.
 //
 // Options: --tiny (small inputs, few repetitions: what the test suite runs), --out DIR,
-// --only load,tf,sensors,memory, --models SUBSTRING[,SUBSTRING...], --publish.
+// --only load,tf,sensors,memory, --models SUBSTRING[,SUBSTRING...], --publish,
+// --render RESULTS.json (no measuring: rewrite the Markdown of an earlier run, e.g. after editing bench/notes.md).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type BenchConfig, fullConfig, tinyConfig } from './config.js';
@@ -25,6 +26,7 @@ type SectionName = (typeof SECTIONS)[number];
 
 interface Args {
   config: BenchConfig;
+  render: string | null;
   out: string | null;
   only: Set<SectionName>;
   publish: boolean;
@@ -36,6 +38,7 @@ function parseArgs(argv: string[]): Args {
   let only = new Set<SectionName>(SECTIONS);
   let models: string[] | null = null;
   let publish = false;
+  let render: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -46,14 +49,15 @@ function parseArgs(argv: string[]): Args {
     if (a === '--tiny') config = tinyConfig;
     else if (a === '--out') out = value();
     else if (a === '--publish') publish = true;
+    else if (a === '--render') render = value();
     else if (a === '--models') models = value().split(',').filter(Boolean);
     else if (a === '--only') {
       const names = value().split(',');
       for (const n of names) if (!(SECTIONS as readonly string[]).includes(n)) throw new Error(`--only: unknown measurement '${n}'`);
       only = new Set(names as SectionName[]);
-    } else throw new Error(`unknown option '${a}' (options: --tiny --out DIR --only LIST --models LIST --publish)`);
+    } else throw new Error(`unknown option '${a}' (options: --tiny --out DIR --only LIST --models LIST --publish --render FILE)`);
   }
-  return { config: models ? { ...config, models } : config, out, only, publish };
+  return { config: models ? { ...config, models } : config, render, out, only, publish };
 }
 
 const notAvailable = (name: string, reason: string): { status: 'not available'; name: string; reason: string } => ({
@@ -98,6 +102,11 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const { config } = args;
   const projectRoot = findProjectRoot();
+  if (args.render !== null) {
+    const earlier = JSON.parse(readFileSync(args.render, 'utf8')) as BenchResults;
+    write(projectRoot, args.out ? resolve(args.out) : join(projectRoot, 'bench', 'results'), args.publish, earlier);
+    return;
+  }
   const sharedDir = resolve(projectRoot, '../shared');
   const workDir = join(projectRoot, 'build', 'bench-data');
   const meshDir = join(workDir, 'meshes');
@@ -214,7 +223,7 @@ async function main(): Promise<void> {
   }
 
   const finished = new Date();
-  const results: BenchResults = {
+  write(projectRoot, outDir, args.publish, {
     schema: 1,
     mode: config.mode,
     startedAt: started.toISOString(),
@@ -226,20 +235,25 @@ async function main(): Promise<void> {
     tf,
     sensors,
     memory,
-  };
+  });
+  log(`wrote ${join(outDir, 'latest.json')} and latest.md`);
+}
+
+/** latest.json + latest.md in outDir; with publish, BENCHMARKS.json + BENCHMARKS.md at the project root. */
+function write(projectRoot: string, outDir: string, publish: boolean, results: BenchResults): void {
   mkdirSync(outDir, { recursive: true });
+  // JSON has no Infinity/NaN: they become strings, which the harness test rejects as ratios.
   const json = `${JSON.stringify(results, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;
   writeFileSync(join(outDir, 'latest.json'), json);
   const tables = renderTables(results);
   writeFileSync(join(outDir, 'latest.md'), tables);
-  if (args.publish) {
-    writeFileSync(join(projectRoot, 'BENCHMARKS.json'), json);
+  if (publish) {
     const notesFile = join(projectRoot, 'bench', 'notes.md');
     const notes = existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : '';
+    writeFileSync(join(projectRoot, 'BENCHMARKS.json'), json);
     writeFileSync(join(projectRoot, 'BENCHMARKS.md'), renderBenchmarksMd(results, notes));
   }
   process.stdout.write(tables);
-  log(`wrote ${join(outDir, 'latest.json')} and latest.md in ${results.durationSec} s`);
 }
 
 main().catch((error: unknown) => {
