@@ -101,7 +101,7 @@ export function tessellate(geometry: Geometry, options: TessellateOptions = {}):
     case 'mesh': {
       const mesh = polygonMesh(geometry.vertices, geometry.faces, geometry.ccw);
       // A closed mesh wound inward (ccw contradicting the vertex order) would show its back faces: turn it outward.
-      if (isClosed(mesh) && signedVolume(mesh) < 0) reverseWinding(mesh.indices);
+      if (signedVolume(mesh) < 0 && isClosed(mesh)) reverseWinding(mesh.indices);
       return mesh;
     }
     case 'meshFile':
@@ -355,19 +355,23 @@ export function isClosed(mesh: TriangleMesh): boolean {
   const ix = mesh.indices;
   const n = mesh.positions.length / 3;
   if (ix.length === 0 || n > 0x3ffffff) return false;
-  // Directed edge a→b keyed as a·n + b (exact below 2^53 for n < 2^26); each must meet its reverse once.
-  const edges = new Map<number, number>();
+  // Directed edges a→b as a·n + b (exact below 2^53 for n < 2^26). Closed and consistently wound
+  // exactly when no directed edge repeats and the sorted edges equal the sorted reversed edges.
+  const forward = new Float64Array(ix.length);
+  const reverse = new Float64Array(ix.length);
   for (let i = 0; i < ix.length; i += 3) {
-    for (let k = 0; k < 3; k++) {
-      const a = ix[i + k]!, b = ix[i + ((k + 1) % 3)]!;
-      const key = a * n + b;
-      edges.set(key, (edges.get(key) ?? 0) + 1);
-    }
+    const a = ix[i]!, b = ix[i + 1]!, c = ix[i + 2]!;
+    forward[i] = a * n + b;
+    forward[i + 1] = b * n + c;
+    forward[i + 2] = c * n + a;
+    reverse[i] = b * n + a;
+    reverse[i + 1] = c * n + b;
+    reverse[i + 2] = a * n + c;
   }
-  for (const [key, count] of edges) {
-    if (count !== 1) return false;
-    const a = Math.floor(key / n), b = key - a * n;
-    if (edges.get(b * n + a) !== 1) return false;
+  forward.sort();
+  reverse.sort();
+  for (let i = 0; i < forward.length; i++) {
+    if (forward[i] !== reverse[i] || (i > 0 && forward[i] === forward[i - 1])) return false;
   }
   return true;
 }
@@ -412,7 +416,7 @@ function polygonMesh(vertices: Vec3[], faces: number[][], ccw: boolean): Triangl
   const count = vertices.length;
   const tri = (a: number, c: number, d: number): void => (ccw ? b.triangle(a, c, d) : b.triangle(a, d, c));
   for (const face of faces) {
-    if (face.length < 3 || face.some((i) => !(i >= 0 && i < count && Number.isInteger(i)))) continue;
+    if (face.length < 3 || !validFace(face, count)) continue;
     if (face.length === 3) {
       tri(face[0]!, face[1]!, face[2]!);
       continue;
@@ -433,6 +437,14 @@ function polygonMesh(vertices: Vec3[], faces: number[][], ccw: boolean): Triangl
     for (let t = 0; t < local.length; t += 3) tri(face[local[t]!]!, face[local[t + 1]!]!, face[local[t + 2]!]!);
   }
   return b.build();
+}
+
+function validFace(face: number[], count: number): boolean {
+  for (let k = 0; k < face.length; k++) {
+    const i = face[k]!;
+    if (!(i >= 0 && i < count && Number.isInteger(i))) return false;
+  }
+  return true;
 }
 
 /** True when p and q lie on opposite sides of the line a–c (in their common plane): a–c is then a valid diagonal. */
