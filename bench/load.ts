@@ -46,8 +46,10 @@ export interface GroupSummary {
   group: LoadGroup;
   peer: string;
   models: number;
-  /** Per repetition, the sum over the group's models. */
+  /** Sums over the group's models (see sumStats): load + URDF, and the two parts. */
   oursTotalMs: Stats | null;
+  oursLoadMs: Stats | null;
+  oursUrdfMs: Stats | null;
   peerTotalMs: Stats | null;
   ratio: number | null;
   /** Spread of the per-model ratios. */
@@ -266,6 +268,8 @@ export function measureLoad(load: LoadModel, toUrdf: ConvertToUrdf, o: LoadOptio
       peer: group === 'yaml' ? `libyaml C loader via PyYAML ${peer.version}` : 'TextDecoder + byte scan of the same bytes (physical limit)',
       models: both.length,
       oursTotalMs: ours,
+      oursLoadMs: sumStats(both.map((x) => x.result.loadMs)),
+      oursUrdfMs: sumStats(both.map((x) => x.result.urdfMs)),
       peerTotalMs: theirs,
       ratio: ours && theirs ? ours.median / theirs.median : null,
       perModelRatio: ratios.length > 0 ? summarize(ratios) : null,

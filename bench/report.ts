@@ -129,11 +129,12 @@ function loadDetails(r: BenchResults): string {
   const parts = [
     '### Load + URDF: groups',
     table(
-      ['group', 'models', 'body_bridge total (Σ medians)', 'spread (Σ per-model quartiles, extremes)', 'peer', 'peer total (Σ medians)', 'ratio of totals', 'per-model ratios (median, IQR)'],
+      ['group', 'models', 'body_bridge total (Σ medians)', 'of which load / URDF', 'spread (Σ per-model quartiles, extremes)', 'peer', 'peer total (Σ medians)', 'ratio of totals', 'per-model ratios (median, IQR)'],
       load.groups.map((g) => [
         g.group,
         String(g.models),
         g.oursTotalMs ? ms(g.oursTotalMs) : '—',
+        g.oursLoadMs && g.oursUrdfMs ? `${ms(g.oursLoadMs)} / ${ms(g.oursUrdfMs)}` : '—',
         g.oursTotalMs ? spread(g.oursTotalMs) : '—',
         g.peer,
         g.peerTotalMs ? ms(g.peerTotalMs) : '—',
