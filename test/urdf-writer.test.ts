@@ -312,6 +312,27 @@ describe('mesh URIs', () => {
   });
 });
 
+describe('package:// resolution rules', () => {
+  it('AMENT_PREFIX_PATH/share packages, the nearest package.xml, and the first directory when there is none', () => {
+    const prefix = join(work, 'install');
+    const share = join(prefix, 'share', 'robot_description');
+    mkdirSync(join(share, 'meshes', 'nested_pkg'), { recursive: true });
+    writeFileSync(join(share, 'package.xml'), '<package><name>robot_description</name></package>');
+    writeFileSync(join(share, 'meshes', 'nested_pkg', 'package.xml'), '<package>\n  <name> inner </name>\n</package>');
+    const loose = join(work, 'loose', 'some_pkg', 'meshes');
+    mkdirSync(loose, { recursive: true });
+    const uriOf = (meshDir: string, env: NodeJS.ProcessEnv, packagePath: string[] = []) => {
+      const m = sampleRobot();
+      const r = toUrdf(m, { meshDir, meshUris: 'package', env, packagePath });
+      return childrenNamed(parseXml(r.xml), 'link').flatMap((l) => childrenNamed(l, 'visual')).map((v) => child(child(v, 'geometry')!, 'mesh')?.attributes.filename).find((f) => f !== undefined)!;
+    };
+    expect(uriOf(join(share, 'meshes'), { AMENT_PREFIX_PATH: prefix })).toMatch(/^package:\/\/robot_description\/meshes\/[0-9a-f]{32}\.stl$/);
+    expect(uriOf(join(share, 'meshes', 'nested_pkg'), { AMENT_PREFIX_PATH: prefix })).toMatch(/^package:\/\/inner\/[0-9a-f]{32}\.stl$/);
+    expect(uriOf(loose, {}, [join(work, 'loose')])).toMatch(/^package:\/\/some_pkg\/meshes\/[0-9a-f]{32}\.stl$/);
+    expect(uriOf(loose, {})).toMatch(/^file:\/\/\//);
+  });
+});
+
 describe('toUrdf is pure', () => {
   it('gives the same document and meshes for the same model', () => {
     const a = toUrdf(sampleRobot(), { meshDir: '/tmp/m' });
