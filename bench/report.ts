@@ -30,7 +30,7 @@ function headline(r: BenchResults): string {
   const load = r.load;
   if (load?.status === 'ok') {
     for (const g of load.groups) {
-      const what = g.group === 'yaml' ? `Load + URDF, ${g.models} YAML models (total)` : `Load + URDF, ${g.models} VRML models (total)`;
+      const what = `Load + URDF, ${g.models} ${g.group === 'yaml' ? 'YAML' : 'VRML'} model${g.models === 1 ? '' : 's'} (total)`;
       rows.push([
         what,
         g.oursTotalMs ? ms(g.oursTotalMs) : '—',
