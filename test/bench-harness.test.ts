@@ -138,6 +138,16 @@ describe('npm run bench -- --tiny', () => {
     expect(byName.get('depth 640×480 32FC1 → PointCloud2')).toMatchObject({ inputBytes: 640 * 480 * 4, outputBytes: 640 * 480 * 12 });
     expect(byName.get('depth 1280×720 32FC1 → PointCloud2')).toMatchObject({ inputBytes: 1280 * 720 * 4, outputBytes: 1280 * 720 * 12 });
     expect(byName.get('range scan 64×2048 → PointCloud2')).toMatchObject({ inputBytes: 64 * 2048 * 4, outputBytes: 64 * 2048 * 12 });
+    // Relays: the image passes through whole; the range camera's cloud (12 B/point, NaN for missing
+    // pixels, so still organized) comes out with a 32FC1 depth image beside it.
+    expect(byName.get('rgb8 1280×720 image relay (choreonoid_ros Image → Image + CameraInfo)')).toMatchObject({
+      inputBytes: 1280 * 720 * 3,
+      outputBytes: 1280 * 720 * 3,
+    });
+    expect(byName.get('choreonoid_ros RangeCamera cloud 640×480 → PointCloud2 + depth Image + CameraInfo')).toMatchObject({
+      inputBytes: 640 * 480 * 12,
+      outputBytes: 640 * 480 * (12 + 4),
+    });
     for (const c of cases) expectStats(c.oursMs, tinyConfig.sensorReps.reps, String(c.name));
   });
 
