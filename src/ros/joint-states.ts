@@ -4,6 +4,8 @@
 // published; publish only when the message's stamp is at least one publish interval after the least
 // recently published of its joints (unless ignore_timestamp), then remember the stamp for every named
 // joint. On top of that it skips — instead of publishing garbage — unknown joints and NaN/Inf values.
+// Unlike robot_state_publisher, only the model's joints enter the timestamp cache: a publisher that
+// names ever-new joints must not grow it, and a name the model lacks cannot be throttled meaningfully.
 import type { JointState, Time } from './messages.js';
 
 export interface ThrottleState {
@@ -30,6 +32,23 @@ export interface JointStateResult {
 
 export const stampNs = (t: Time): bigint => BigInt(t.sec) * 1_000_000_000n + BigInt(t.nanosec);
 
+/** Names from a message go into log lines: a megabyte-long name must not become a megabyte-long line. */
+export const MAX_LOGGED_NAME = 100;
+/** How many unknown joint names one warning lists before summarising the rest as a count. */
+export const MAX_LOGGED_NAMES = 5;
+
+export function loggedName(name: string): string {
+  const text = String(name);
+  return text.length <= MAX_LOGGED_NAME ? `'${text}'` : `'${text.slice(0, MAX_LOGGED_NAME)}…' (${text.length} characters)`;
+}
+
+function unknownJointsIssue(names: readonly string[]): JointStateIssue {
+  if (names.length === 1) return { key: 'unknown', level: 'warn', message: `ignoring unknown joint ${loggedName(names[0]!)} in joint_states` };
+  const listed = names.slice(0, MAX_LOGGED_NAMES).map(loggedName).join(', ');
+  const rest = names.length > MAX_LOGGED_NAMES ? `, … (${names.length - MAX_LOGGED_NAMES} more)` : '';
+  return { key: 'unknown', level: 'warn', message: `ignoring ${names.length} unknown joints in joint_states: ${listed}${rest}` };
+}
+
 /** robot_state_publisher's interval: whole milliseconds of 1000 / publish_frequency; 0 Hz disables throttling. */
 export function publishIntervalNs(publishFrequency: number): bigint {
   if (!(publishFrequency > 0)) return 0n;
@@ -51,7 +70,7 @@ export function handleJointState(
         ? {
             key: 'empty-position',
             level: 'warn',
-            message: `ignored a JointState message about joint(s) "${names[0] ?? ''}"(,...) whose position member was empty`,
+            message: `ignored a JointState message about joint(s) ${loggedName(names[0] ?? '')}(,...) whose position member was empty`,
           }
         : {
             key: 'length-mismatch',
@@ -68,9 +87,17 @@ export function handleJointState(
   }
   state.lastCallback = nowNs;
 
+  // One warning per message (and the warning throttle makes it one per window), however many names it
+  // has; the model's joints are all the throttle below looks at.
+  const unknown: string[] = [];
+  for (const name of names) if (!options.isKnownJoint(name)) unknown.push(name);
+  if (unknown.length > 0) issues.push(unknownJointsIssue(unknown));
+  if (unknown.length === names.length) return { publish: null, issues };
+
   // A joint never published counts as published at time 0, as in robot_state_publisher.
   let leastRecent = nowNs;
   for (const name of names) {
+    if (!options.isKnownJoint(name)) continue;
     const t = state.lastPublished.get(name) ?? 0n;
     if (t < leastRecent) leastRecent = t;
   }
@@ -82,28 +109,42 @@ export function handleJointState(
   const publish = new Map<string, number>();
   names.forEach((name, i) => {
     const q = positions[i]!;
-    if (!options.isKnownJoint(name)) {
-      issues.push({ key: `unknown:${name}`, level: 'warn', message: `ignoring unknown joint '${name}' in joint_states` });
-    } else if (!Number.isFinite(q)) {
-      issues.push({ key: `nonfinite:${name}`, level: 'warn', message: `skipping joint '${name}': position ${q} is not finite` });
+    if (!options.isKnownJoint(name)) return;
+    if (!Number.isFinite(q)) {
+      issues.push({ key: `nonfinite:${name}`, level: 'warn', message: `skipping joint ${loggedName(name)}: position ${q} is not finite` });
     } else {
       publish.set(name, q);
     }
+    state.lastPublished.set(name, stamp);
   });
-  for (const name of names) state.lastPublished.set(name, stamp);
   return { publish, issues };
 }
 
+/** How many kinds of warning the throttle remembers; beyond that, expired and then oldest kinds are forgotten. */
+export const MAX_WARNING_KINDS = 256;
+
 /** Lets each kind of warning through at most once per `periodNs`, counting what it held back. */
-export function createWarningThrottle(periodNs: bigint): (key: string, nowNs: bigint) => { emit: boolean; suppressed: number } {
+export function createWarningThrottle(
+  periodNs: bigint,
+  maxKinds = MAX_WARNING_KINDS,
+): (key: string, nowNs: bigint) => { emit: boolean; suppressed: number } {
   const seen = new Map<string, { at: bigint; suppressed: number }>();
+  const inWindow = (at: bigint, nowNs: bigint): boolean => nowNs >= at && nowNs - at < periodNs;
+  const makeRoom = (nowNs: bigint): void => {
+    for (const [key, entry] of seen) if (!inWindow(entry.at, nowNs)) seen.delete(key);
+    // Still full of live windows: the oldest kind goes (Map order is insertion order), so at worst
+    // one of its warnings comes early.
+    while (seen.size >= maxKinds) seen.delete(seen.keys().next().value as string);
+  };
   return (key, nowNs) => {
     const entry = seen.get(key);
-    if (entry && nowNs >= entry.at && nowNs - entry.at < periodNs) {
+    if (entry && inWindow(entry.at, nowNs)) {
       entry.suppressed++;
       return { emit: false, suppressed: entry.suppressed };
     }
     const suppressed = entry?.suppressed ?? 0;
+    seen.delete(key);
+    if (seen.size >= maxKinds) makeRoom(nowNs);
     seen.set(key, { at: nowNs, suppressed: 0 });
     return { emit: true, suppressed };
   };
