@@ -5,7 +5,7 @@
 // Options: --tiny (small inputs, few repetitions: what the test suite runs), --out DIR,
 // --only load,tf,sensors,memory, --models SUBSTRING[,SUBSTRING...], --publish,
 // --render RESULTS.json (no measuring: rewrite the Markdown of an earlier run, e.g. after editing bench/notes.md).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type BenchConfig, fullConfig, tinyConfig } from './config.js';
 import { type CorpusModel, corpusModels, findProjectRoot } from './corpus.js';
@@ -19,6 +19,7 @@ import { measureSensorCase } from './sensors.js';
 import { sensorWorks } from './sensor-work.js';
 import { chainModel } from './chain.js';
 import { reasonOf, resolveSubjects, type Subjects } from './subjects.js';
+import { traceReads } from './trace.js';
 import { measureTfCase, type StartTfDriver, type TfCase } from './tf.js';
 
 const SECTIONS = ['load', 'tf', 'sensors', 'memory'] as const;
@@ -88,9 +89,10 @@ function survey(subjects: Subjects, models: readonly CorpusModel[], load: Item<L
   const out: { file: string; movingJoints: number; bytesRead: number }[] = [];
   for (const m of models) {
     try {
-      const model = subjects.loadRobotModel.value(m.path);
+      const load = subjects.loadRobotModel.value;
+      const { result: model, files } = traceReads(() => load(m.path));
       const moving = model.links.filter((l) => l.parent !== null && (l.joint.type === 'revolute' || l.joint.type === 'prismatic'));
-      out.push({ file: m.file, movingJoints: moving.length, bytesRead: 0 });
+      out.push({ file: m.file, movingJoints: moving.length, bytesRead: files.reduce((n, f) => n + statSync(f).size, 0) });
     } catch {
       // A model our loader rejects cannot be served either.
     }
