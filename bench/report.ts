@@ -30,7 +30,8 @@ function headline(r: BenchResults): string {
   const load = r.load;
   if (load?.status === 'ok') {
     for (const g of load.groups) {
-      const what = `Load + URDF, ${g.models} ${g.group === 'yaml' ? 'YAML' : 'VRML'} model${g.models === 1 ? '' : 's'} (total)`;
+      const kind = g.group === 'yaml' ? 'YAML-only' : 'VRML (.wrl or YAML pulling in .wrl)';
+      const what = `Load + URDF, ${g.models} ${kind} model${g.models === 1 ? '' : 's'} (total)`;
       rows.push([
         what,
         g.oursTotalMs ? ms(g.oursTotalMs) : '—',
