@@ -69,6 +69,85 @@ describe('unknown joint names', () => {
   });
 });
 
+describe('stamps', () => {
+  const send = (r: ReturnType<typeof rig>, stamp: { sec: number; nanosec: number }, q: number): void => {
+    r.transport.inject('joint_states', jointState(stamp, ['shoulder'], [q]));
+  };
+  /** A normally stamped message 100 ms later on the node clock; whether /tf carried it. */
+  const followsNext = (r: ReturnType<typeof rig>): boolean => {
+    r.transport.advance(100);
+    const before = tfCount(r);
+    send(r, r.transport.now(), 0.5);
+    return tfCount(r) === before + 1;
+  };
+
+  it('a message stamped at 2^31-1 s is dropped with a warning; later, normally stamped messages still move /tf', () => {
+    const r = rig(sampleRobot());
+    r.transport.setTime(at(T0));
+    send(r, at(2_147_483_647, 999_999_999), 0.9);
+    expect(tfCount(r)).toBe(0);
+    expect(warnings(r).filter((w) => /ahead of the node clock/.test(w))).toHaveLength(1);
+    expect(warnings(r)[0]).toMatch(/stamped 2147481648 s ahead of the node clock \(more than future_stamp_tolerance = 5 s\)/);
+    expect(followsNext(r)).toBe(true);
+    expect(followsNext(r)).toBe(true);
+  });
+
+  it('nanosec 4294967295 (not below 1e9: no builtin_interfaces/Time) is dropped with a warning; the next message moves /tf', () => {
+    const r = rig(sampleRobot());
+    r.transport.setTime(at(T0));
+    send(r, at(T0, 4_294_967_295), 0.9);
+    expect(tfCount(r)).toBe(0);
+    expect(warnings(r)).toEqual(['ignored a JointState message with an invalid stamp: nanosec 4294967295 is not in [0, 1e9)']);
+    expect(followsNext(r)).toBe(true);
+  });
+
+  it('non-integer or out-of-range sec/nanosec are invalid stamps, never an exception', () => {
+    const r = rig(sampleRobot());
+    r.transport.setTime(at(T0));
+    for (const stamp of [at(T0 + 0.5), at(T0, 1.5), at(T0, -1), at(2 ** 31), { sec: 'x', nanosec: 0 }]) {
+      expect(() => r.transport.inject('joint_states', jointState(stamp as never, ['shoulder'], [0.2]))).not.toThrow();
+    }
+    expect(tfCount(r)).toBe(0);
+    expect(followsNext(r)).toBe(true);
+  });
+
+  it('within future_stamp_tolerance a stamp ahead is used as robot_state_publisher would; the tolerance changes at run time, 0 = no limit', () => {
+    const r = rig(sampleRobot());
+    r.transport.setTime(at(T0));
+    send(r, at(T0 + 4), 0.1);
+    expect(tfCount(r)).toBe(1);
+    expect(r.transport.last<TFMessage>('/tf')!.transforms[0]!.header.stamp).toEqual(at(T0 + 4));
+    send(r, at(T0 + 10), 0.2);
+    expect(tfCount(r)).toBe(1);
+    expect(r.bridge.setParams({ future_stamp_tolerance: 20.0 }).successful).toBe(true);
+    send(r, at(T0 + 10), 0.2);
+    expect(tfCount(r)).toBe(2);
+    expect(r.bridge.setParams({ future_stamp_tolerance: 0.0 }).successful).toBe(true);
+    send(r, at(2_147_483_647), 0.3);
+    expect(tfCount(r)).toBe(3);
+    // robot_state_publisher's behaviour, which the default avoids: the cache now holds /tf back.
+    expect(followsNext(r)).toBe(false);
+    expect(r.bridge.setParams({ future_stamp_tolerance: -1 })).toMatchObject({ successful: false, reason: expect.stringMatching(/between 0 and/) });
+  });
+
+  it('a node clock at 0 (sim time before the first /clock) measures nothing: the message is used', () => {
+    const r = rig(sampleRobot());
+    r.transport.setTime(at(0));
+    send(r, at(100), 0.1);
+    expect(tfCount(r)).toBe(1);
+  });
+
+  it('time going backwards after a far-future message: nothing was cached, /tf follows the replay at once', () => {
+    const r = rig(sampleRobot());
+    r.transport.setTime(at(T0));
+    send(r, at(T0 + 100), 0.1);
+    r.transport.setTime(at(T0 - 50));
+    send(r, at(T0 - 50), 0.2);
+    expect(tfCount(r)).toBe(1);
+    expect(followsNext(r)).toBe(true);
+  });
+});
+
 describe('names in log lines', () => {
   it('a megabyte-long joint name is cut to its first 100 characters and its length', () => {
     const r = rig(sampleRobot());

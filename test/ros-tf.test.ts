@@ -41,6 +41,7 @@ describe('TF of corpus models equals Choreonoid forward kinematics', () => {
       const qByJoint = new Map(Object.entries(config.q).map(([link, v]) => [byLink.get(link) ?? link, v]));
       const stamp = at(2000 + k);
       const before = transport.messages('/tf').length;
+      transport.setTime(stamp);
       transport.inject('joint_states', jointState(stamp, jointNames, jointNames.map((j) => qByJoint.get(j) ?? 0)));
       const tfs = transport.messages<TFMessage>('/tf');
       if (jointNames.length === 0) {
@@ -108,6 +109,7 @@ describe('TF equals `body-bridge tf` on models from our own loaders', () => {
     for (const name of joints.keys()) joints.set(name, (random() - 0.5) * 2);
     const cli = tfJson(model, joints);
     const { transport } = rig(model, { frame_prefix: 'x/' });
+    transport.setTime(at(2000));
     transport.inject('joint_states', jointState(at(2000), [...joints.keys()], [...joints.values()]));
     const transforms = [...transport.last<TFMessage>('/tf_static')!.transforms, ...(transport.last<TFMessage>('/tf')?.transforms ?? [])];
     const composed = composeTree(transforms, `x/${cli.root}`);

@@ -6,6 +6,10 @@
 // joint. On top of that it skips — instead of publishing garbage — unknown joints and NaN/Inf values.
 // Unlike robot_state_publisher, only the model's joints enter the timestamp cache: a publisher that
 // names ever-new joints must not grow it, and a name the model lacks cannot be throttled meaningfully.
+// And a stamp that is not a valid builtin_interfaces/Time (nanosec >= 1e9) or lies far ahead of the node
+// clock is dropped: let into the cache it would hold /tf back until the clock caught up (for a stamp at
+// 2^31 s, for good), and published it would make tf2 listeners refuse every later transform of those
+// frames as older than their cache.
 import type { JointState, Time } from './messages.js';
 
 export interface ThrottleState {
@@ -31,6 +35,21 @@ export interface JointStateResult {
 }
 
 export const stampNs = (t: Time): bigint => BigInt(t.sec) * 1_000_000_000n + BigInt(t.nanosec);
+
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+
+/** Why `t` is not a builtin_interfaces/Time (sec any int32, nanosec in [0, 1e9)), or null when it is. */
+export function invalidStamp(t: Time): string | null {
+  const { sec, nanosec } = t as { sec: unknown; nanosec: unknown };
+  if (!Number.isInteger(sec) || (sec as number) < INT32_MIN || (sec as number) > INT32_MAX) return `sec ${String(sec).slice(0, 40)} is not an int32`;
+  if (!Number.isInteger(nanosec) || (nanosec as number) < 0 || (nanosec as number) >= 1e9) {
+    return `nanosec ${String(nanosec).slice(0, 40)} is not in [0, 1e9)`;
+  }
+  return null;
+}
+
+const seconds = (ns: bigint): string => (Number(ns) / 1e9).toFixed(3).replace(/\.?0+$/, '');
 
 /** Names from a message go into log lines: a megabyte-long name must not become a megabyte-long line. */
 export const MAX_LOGGED_NAME = 100;
@@ -59,7 +78,13 @@ export function handleJointState(
   state: ThrottleState,
   msg: JointState,
   nowNs: bigint,
-  options: { publishFrequency: number; ignoreTimestamp: boolean; isKnownJoint: (name: string) => boolean },
+  options: {
+    publishFrequency: number;
+    ignoreTimestamp: boolean;
+    isKnownJoint: (name: string) => boolean;
+    /** How far (ns) a stamp may lie ahead of the node clock; 0 = any distance (robot_state_publisher). */
+    maxStampLeadNs?: bigint;
+  },
 ): JointStateResult {
   const issues: JointStateIssue[] = [];
   const names = msg.name ?? [];
@@ -81,11 +106,31 @@ export function handleJointState(
     return { publish: null, issues };
   }
 
+  const bad = invalidStamp(msg.header.stamp);
+  if (bad) {
+    issues.push({ key: 'invalid-stamp', level: 'warn', message: `ignored a JointState message with an invalid stamp: ${bad}` });
+    return { publish: null, issues };
+  }
+  const stamp = stampNs(msg.header.stamp);
+
   if (state.lastCallback !== null && state.lastCallback > nowNs) {
     issues.push({ key: 'backwards', level: 'warn', message: 'Moved backwards in time, re-publishing joint transforms!' });
     state.lastPublished.clear();
   }
   state.lastCallback = nowNs;
+
+  // A node clock at 0 is sim time before the first /clock message: nothing to measure the stamp against.
+  const maxLead = options.maxStampLeadNs ?? 0n;
+  if (maxLead > 0n && nowNs > 0n && stamp - nowNs > maxLead) {
+    issues.push({
+      key: 'future-stamp',
+      level: 'warn',
+      message:
+        `ignored a JointState message stamped ${seconds(stamp - nowNs)} s ahead of the node clock (more than ` +
+        `future_stamp_tolerance = ${seconds(maxLead)} s): check the publisher's clock and use_sim_time`,
+    });
+    return { publish: null, issues };
+  }
 
   // One warning per message (and the warning throttle makes it one per window), however many names it
   // has; the model's joints are all the throttle below looks at.
@@ -101,7 +146,6 @@ export function handleJointState(
     const t = state.lastPublished.get(name) ?? 0n;
     if (t < leastRecent) leastRecent = t;
   }
-  const stamp = stampNs(msg.header.stamp);
   if (!options.ignoreTimestamp && stamp < leastRecent + publishIntervalNs(options.publishFrequency)) {
     return { publish: null, issues };
   }
