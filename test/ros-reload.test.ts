@@ -114,3 +114,57 @@ describe('hot reload of a .body file', () => {
     bridge.stop();
   });
 });
+
+describe('a mesh directory that cannot be written', () => {
+  const start = (file: string, meshDir: string) => {
+    const transport = createMemoryTransport();
+    const bridge = startBridge(
+      { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
+      { ...defaultParams(), body_file: file, mesh_dir: meshDir, publish_joint_states: false, watch_body_file: false },
+    );
+    return { transport, bridge };
+  };
+
+  it('at start: nothing served, the error names it; a writable mesh_dir set afterwards loads and serves the model', () => {
+    const file = join(scratch, 'meshdir.body');
+    write(file, body());
+    const blocker = join(scratch, 'a-regular-file');
+    writeFileSync(blocker, 'not a directory');
+    const { transport, bridge } = start(file, join(blocker, 'meshes'));
+    expect(bridge.served()).toBeNull();
+    expect(transport.logs.some((l) => l.level === 'error' && l.message.includes(blocker))).toBe(true);
+
+    // Still unwritable: refused with the reason, still nothing served.
+    const again = bridge.setParams({ mesh_dir: join(blocker, 'other') });
+    expect(again.successful).toBe(false);
+    expect(again.reason).toContain(blocker);
+    expect(bridge.served()).toBeNull();
+    expect(bridge.params().mesh_dir).toBe(join(blocker, 'meshes'));
+
+    const good = join(scratch, 'meshdir-good');
+    expect(bridge.setParams({ mesh_dir: good })).toEqual({ successful: true, reason: '' });
+    expect(bridge.served()!.model.name).toBe('tiny');
+    expect(transport.messages<StringMsg>('robot_description')).toHaveLength(1);
+    expect(readdirSync(good).length).toBeGreaterThan(0);
+    transport.setTime({ sec: 3000, nanosec: 0 });
+    transport.inject('joint_states', { header: { stamp: { sec: 3000, nanosec: 0 }, frame_id: '' }, name: ['ARM'], position: [0.3], velocity: [], effort: [] });
+    expect(transport.last<TFMessage>('/tf')!.transforms[0]!.child_frame_id).toBe('ARM');
+    bridge.stop();
+  });
+
+  it('at start, a world_frame change retries the load too: refused while mesh_dir is unwritable, served with a writable one', () => {
+    const file = join(scratch, 'meshdir2.body');
+    write(file, body());
+    const blocker = join(scratch, 'another-regular-file');
+    writeFileSync(blocker, 'not a directory');
+    const { bridge } = start(file, join(blocker, 'meshes'));
+    expect(bridge.served()).toBeNull();
+    // The retry runs (and fails on the mesh directory again), so the change is refused with that reason.
+    const r = bridge.setParams({ world_frame: 'world' });
+    expect(r.successful).toBe(false);
+    expect(r.reason).toContain(blocker);
+    expect(bridge.setParams({ world_frame: 'world', mesh_dir: join(scratch, 'meshdir-good2') }).successful).toBe(true);
+    expect(bridge.served()).not.toBeNull();
+    bridge.stop();
+  });
+});

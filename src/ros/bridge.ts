@@ -307,9 +307,12 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     const changed = (name: keyof BridgeParams): boolean =>
       name in changes && JSON.stringify(next[name]) !== JSON.stringify(previous[name]);
 
-    // Nothing served yet (the start failed): naming body_file again retries even when unchanged.
-    const needsLoad = changed('body_file') || (!served && 'body_file' in changes);
-    const needsDescribe = served !== null && ['mesh_dir', 'package_uris', 'world_frame'].some((n) => changed(n as keyof BridgeParams));
+    const describeChanged = (['mesh_dir', 'package_uris', 'world_frame'] as const).some(changed);
+    // Nothing served yet (the start failed): naming body_file again retries even when unchanged, and so
+    // does a new value for anything the failed load depended on (an unwritable mesh_dir, say) — else the
+    // node would stay empty until body_file itself changed.
+    const needsLoad = changed('body_file') || (!served && ('body_file' in changes || describeChanged));
+    const needsDescribe = served !== null && describeChanged;
     let candidate: Served | null = null;
     if (needsLoad || needsDescribe) {
       try {
