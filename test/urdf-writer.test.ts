@@ -240,6 +240,7 @@ describe('names that could break XML or paths', () => {
   const model = (): ReturnType<typeof sampleRobot> => {
     const m = sampleRobot();
     m.name = '<robot name="x"> -- &amp;';
+    m.sourceFile = '/tmp/a---b--/x-->.body-';
     m.links[2]!.name = hostile;
     m.links[2]!.visuals.push(shape({ kind: 'capsule', radius: 0.1, height: 0.3 }, affine([0, 0, 0]), [0.5, 0.5, 0.5]));
     m.links[2]!.joint.name = `${hostile}_joint`;
@@ -253,6 +254,8 @@ describe('names that could break XML or paths', () => {
     const r = checkUrdf(file);
     expect(r.ok, r.output).toBe(true);
     expect(doc.attributes.name).toBe('<robot name="x"> -- &amp;');
+    const comments = result.xml.match(/<!--([\s\S]*?)-->/g)!;
+    for (const c of comments) expect(c.slice(4, -3)).not.toMatch(/--|-$/);
     const links = byName(doc, 'link');
     expect(links.has(hostile)).toBe(true);
     expect(links.has('ctl\ufffdname')).toBe(true);

@@ -53,7 +53,7 @@ export function escapeAttribute(s: string): string {
 }
 
 /** Comment text: "--" is not allowed inside a comment and a trailing "-" would merge with the terminator. */
-const escapeComment = (s: string): string => xmlSafe(s).replace(/--/g, '- -').replace(/-$/, '- ');
+const escapeComment = (s: string): string => xmlSafe(s).replace(/-(?=-)/g, '- ').replace(/-$/, '- ');
 
 export function serialize(root: XmlElement): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
