@@ -315,6 +315,46 @@ describe('mesh URIs', () => {
   });
 });
 
+describe('referenced meshes under a sheared transform', () => {
+  it('.stl and .obj are baked into generated STL (vertices = transform · file vertices); .dae is left out with a warning', () => {
+    const dir = join(work, 'shear');
+    mkdirSync(dir, { recursive: true });
+    // A unit right triangle and a unit square (as a quad) in z = 0.
+    const obj = join(dir, 'square.obj');
+    writeFileSync(obj, 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1/1 2/2 3/3 -1/4\n');
+    const stl = join(dir, 'tri.stl');
+    writeFileSync(stl, 'solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n');
+    const dae = join(dir, 'x.dae');
+    writeFileSync(dae, '<COLLADA/>');
+    const shear = affine([1, 2, 3], [[1, 2, 0], [0, 1, 0], [0, 0, 1]]);
+    const m = sampleRobot();
+    m.links[1]!.visuals = [
+      shape({ kind: 'meshFile', path: obj, uri: 'square.obj', format: 'obj' }, shear),
+      shape({ kind: 'meshFile', path: stl, uri: 'tri.stl', format: 'stl' }, shear),
+      shape({ kind: 'meshFile', path: dae, uri: 'x.dae', format: 'dae' }, shear),
+    ];
+    const r = toUrdf(m, { meshDir: join(dir, 'meshes') });
+    expect(r.warnings.filter((w) => /sheared transform on .*x\.dae/.test(w.message))).toHaveLength(1);
+    const visuals = childrenNamed(byName(parseXml(r.xml), 'link').get('arm')!, 'visual');
+    expect(visuals).toHaveLength(2);
+    const expected = [
+      [[1, 2, 3], [2, 2, 3], [4, 3, 3], [3, 3, 3]],
+      [[1, 2, 3], [2, 2, 3], [3, 3, 3]],
+    ];
+    visuals.forEach((v, i) => {
+      const name = child(child(v, 'geometry')!, 'mesh')!.attributes.filename!.split('/').pop()!;
+      const mesh = readStl(r.meshes.find((f) => f.name === name)!.data);
+      const o = originOf(v);
+      const pts = new Set<string>();
+      for (let k = 0; k < mesh.positions.length; k += 3) {
+        const p = transformPoint({ linear: o.rotation, translation: o.translation }, [mesh.positions[k]!, mesh.positions[k + 1]!, mesh.positions[k + 2]!]);
+        pts.add(p.map((x) => x.toFixed(6)).join(' '));
+      }
+      expect([...pts].sort()).toEqual(expected[i]!.map((p) => p.map((x) => x.toFixed(6)).join(' ')).sort());
+    });
+  });
+});
+
 describe('package:// resolution rules', () => {
   it('AMENT_PREFIX_PATH/share packages, the nearest package.xml, and the first directory when there is none', () => {
     const prefix = join(work, 'install');

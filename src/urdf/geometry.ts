@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { cross, dot, identity3, mulMat, norm } from '../model/math.js';
 import { type TriangleMesh, tessellate, transformMesh, triangleCount } from '../model/tessellate.js';
 import type { Affine, Mat3, Pose, Shape, SourceLocation, Vec3 } from '../model/types.js';
+import { readObj } from './obj.js';
 import { readStl, toBinaryStl } from './stl.js';
 import { type XmlElement, el } from './xml.js';
 import { num, vec } from './format.js';
@@ -170,13 +171,15 @@ function meshFileGeometry(
     return { origin: { translation: shape.transform.translation, rotation: split.rotation }, geometry: el('mesh', attributes) };
   }
   // A sheared transform has no URDF spelling: bake it when we can read the vertices ourselves.
-  if (g.format === 'stl') {
+  if (g.format === 'stl' || g.format === 'obj') {
+    let mesh: TriangleMesh;
     try {
-      return bakedMesh(readStl(readFileSync(g.path)), shape.transform, null, ctx, where);
+      mesh = g.format === 'stl' ? readStl(readFileSync(g.path)) : readObj(readFileSync(g.path, 'utf8'));
     } catch (e) {
       ctx.warn(`cannot read ${g.path} to bake its sheared transform: ${(e as Error).message}`, where);
       return null;
     }
+    return bakedMesh(mesh, shape.transform, null, ctx, where);
   }
   ctx.warn(`sheared transform on ${g.path} cannot be expressed in URDF; shape left out`, where);
   return null;
