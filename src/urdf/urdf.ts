@@ -1,5 +1,6 @@
-// The neutral model → an equivalent URDF document (plus the mesh files it refers to). Pure: no file
-// is read except referenced STL meshes that must be baked, and nothing is written (see write.ts).
+// The neutral model → an equivalent URDF document (plus the mesh files it refers to). Nothing is
+// written (see write.ts); the only files read are referenced .stl/.obj meshes that must be baked
+// and, for package:// URIs, package.xml files.
 import { basename, extname, join, resolve } from 'node:path';
 import { type Frame, frameTree } from '../kinematics/frames.js';
 import type { Diagnostic, Joint, Link, Material, Pose, RobotModel, Shape, SourceLocation } from '../model/types.js';
@@ -65,9 +66,16 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
     }
     return fileUri(path);
   };
-  const meshUriPrefix = options.meshUris === 'package' ? null : fileUri(meshDir);
+  // Generated meshes all live in meshDir: resolve its URI once (one warning at most).
+  const meshDirUri = ((): string => {
+    if (options.meshUris !== 'package') return fileUri(meshDir);
+    const probe = packageUri(join(meshDir, 'mesh.stl'), roots);
+    if (probe) return probe.slice(0, -'/mesh.stl'.length);
+    warn(`mesh directory ${meshDir} is not inside a ROS package on the package path; generated meshes are referenced by file:// URIs`);
+    return fileUri(meshDir);
+  })();
   const ctx: GeometryContext = {
-    meshUri: (name) => (meshUriPrefix ? `${meshUriPrefix}/${name}` : uriOf(join(meshDir, name))),
+    meshUri: (name) => `${meshDirUri}/${name}`,
     resourceUri: uriOf,
     divisions: options.divisions ?? 32,
     meshes: new Map(),
