@@ -217,7 +217,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     const result = handleJointState(throttle, msg, nowNs(), {
       publishFrequency: params.publish_frequency,
       ignoreTimestamp: params.ignore_timestamp,
-      maxStampLeadNs: BigInt(Math.round(params.future_stamp_tolerance * 1e9)),
+      stampToleranceNs: BigInt(Math.round(params.stamp_tolerance * 1e9)),
       isKnownJoint: (name) => s.jointNames.has(name),
     });
     for (const issue of result.issues) report(issue);

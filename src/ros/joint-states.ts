@@ -9,7 +9,8 @@
 // And a stamp that is not a valid builtin_interfaces/Time (nanosec >= 1e9) or lies far ahead of the node
 // clock is dropped: let into the cache it would hold /tf back until the clock caught up (for a stamp at
 // 2^31 s, for good), and published it would make tf2 listeners refuse every later transform of those
-// frames as older than their cache.
+// frames as older than their cache. Stamps that jump far back clear the cache, as the node clock going
+// back does.
 import type { JointState, Time } from './messages.js';
 
 export interface ThrottleState {
@@ -82,8 +83,11 @@ export function handleJointState(
     publishFrequency: number;
     ignoreTimestamp: boolean;
     isKnownJoint: (name: string) => boolean;
-    /** How far (ns) a stamp may lie ahead of the node clock; 0 = any distance (robot_state_publisher). */
-    maxStampLeadNs?: bigint;
+    /**
+     * How far (ns) a stamp may lie ahead of the node clock (further: dropped) or behind the cached stamps of
+     * its joints (further: the cache is cleared); 0 = no such checks (robot_state_publisher).
+     */
+    stampToleranceNs?: bigint;
   },
 ): JointStateResult {
   const issues: JointStateIssue[] = [];
@@ -120,14 +124,14 @@ export function handleJointState(
   state.lastCallback = nowNs;
 
   // A node clock at 0 is sim time before the first /clock message: nothing to measure the stamp against.
-  const maxLead = options.maxStampLeadNs ?? 0n;
+  const maxLead = options.stampToleranceNs ?? 0n;
   if (maxLead > 0n && nowNs > 0n && stamp - nowNs > maxLead) {
     issues.push({
       key: 'future-stamp',
       level: 'warn',
       message:
         `ignored a JointState message stamped ${seconds(stamp - nowNs)} s ahead of the node clock (more than ` +
-        `future_stamp_tolerance = ${seconds(maxLead)} s): check the publisher's clock and use_sim_time`,
+        `stamp_tolerance = ${seconds(maxLead)} s): check the publisher's clock and use_sim_time`,
     });
     return { publish: null, issues };
   }
@@ -141,10 +145,25 @@ export function handleJointState(
 
   // A joint never published counts as published at time 0, as in robot_state_publisher.
   let leastRecent = nowNs;
+  let oldestCached: bigint | null = null;
   for (const name of names) {
     if (!options.isKnownJoint(name)) continue;
-    const t = state.lastPublished.get(name) ?? 0n;
+    const cached = state.lastPublished.get(name);
+    if (cached !== undefined && (oldestCached === null || cached < oldestCached)) oldestCached = cached;
+    const t = cached ?? 0n;
     if (t < leastRecent) leastRecent = t;
+  }
+  // The publisher's time went back by more than reordering explains (a simulation restarted, a bag looping,
+  // while this node runs on wall time): forget the cache as for the node clock going back, or /tf would
+  // wait for the stamps to catch up with the old ones.
+  if (maxLead > 0n && oldestCached !== null && oldestCached - stamp > maxLead) {
+    issues.push({
+      key: 'stamps-backwards',
+      level: 'warn',
+      message: `joint_states stamps moved back ${seconds(oldestCached - stamp)} s (a restarted publisher or a looping bag?), re-publishing joint transforms`,
+    });
+    state.lastPublished.clear();
+    leastRecent = 0n;
   }
   if (!options.ignoreTimestamp && stamp < leastRecent + publishIntervalNs(options.publishFrequency)) {
     return { publish: null, issues };

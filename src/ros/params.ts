@@ -9,8 +9,8 @@ export interface BridgeParams {
   publish_frequency: number;
   /** Publish every joint_states message whatever its stamp (robot_state_publisher). */
   ignore_timestamp: boolean;
-  /** Seconds a joint_states stamp may lie ahead of the node clock before the message is dropped; 0 = no limit. */
-  future_stamp_tolerance: number;
+  /** Seconds a joint_states stamp may lie ahead of the node clock (or jump back); 0 = no checks. */
+  stamp_tolerance: number;
   /** Prepended verbatim to every frame id we publish (robot_state_publisher), e.g. `robot1/`. */
   frame_prefix: string;
   /** Publish the model's initial joint positions on joint_states until another publisher appears. */
@@ -61,12 +61,12 @@ export const paramSpecs: readonly ParamSpec[] = [
   },
   { name: 'ignore_timestamp', kind: 'bool', default: false, description: 'Publish /tf for every joint_states message regardless of its stamp (as robot_state_publisher).' },
   {
-    name: 'future_stamp_tolerance',
+    name: 'stamp_tolerance',
     kind: 'double',
     default: 5.0,
     range: [0, 1e9],
     description:
-      "Seconds a joint_states stamp may lie ahead of the node clock; a message stamped further ahead is dropped with a warning (it would hold /tf back until the clock caught up, and tf2 listeners would refuse later transforms). 0 = no limit (robot_state_publisher).",
+      'Seconds a joint_states stamp may lie ahead of the node clock (a message stamped further ahead is dropped with a warning: it would hold /tf back until the clock caught up, and tf2 listeners would refuse later transforms) or behind the last published stamp of its joints (further back: the publisher restarted, the timestamp cache is cleared). 0 = neither check (robot_state_publisher).',
   },
   { name: 'frame_prefix', kind: 'string', default: '', description: "Prepended verbatim to every frame id, e.g. 'robot1/' (as robot_state_publisher)." },
   {
