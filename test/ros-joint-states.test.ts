@@ -175,6 +175,13 @@ describe('names in log lines', () => {
     expect(lines.filter((l) => l.includes(`'${'x'.repeat(100)}…' (1000000 characters)`))).toHaveLength(2);
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(400);
   });
+
+  it('a position that is not a number (a JavaScript publisher on the same transport) is skipped and logged short', () => {
+    const r = rig(sampleRobot());
+    sendAt(r, 0, ['shoulder', 'slide'], ['y'.repeat(1_000_000) as unknown as number, 0.1]);
+    expect(r.transport.last<TFMessage>('/tf')!.transforms.map((t) => t.child_frame_id)).toEqual(['slider']);
+    expect(warnings(r)).toEqual([`skipping joint 'shoulder': position ${'y'.repeat(40)} is not finite`]);
+  });
 });
 
 describe('the warning throttle', () => {

@@ -174,7 +174,7 @@ export function handleJointState(
     const q = positions[i]!;
     if (!options.isKnownJoint(name)) return;
     if (!Number.isFinite(q)) {
-      issues.push({ key: `nonfinite:${name}`, level: 'warn', message: `skipping joint ${loggedName(name)}: position ${q} is not finite` });
+      issues.push({ key: `nonfinite:${name}`, level: 'warn', message: `skipping joint ${loggedName(name)}: position ${String(q).slice(0, 40)} is not finite` });
     } else {
       publish.set(name, q);
     }
