@@ -441,6 +441,12 @@ describe('files referenced by Resource', () => {
     expect(hand?.visuals.map((v) => v.geometry.kind)).toEqual(['meshFile']);
   });
 
+  test('Resource node: naming a node the file does not define → located error naming it (at the reference or in the resource file)', async () => {
+    const text = edit(baseBody, ['node: GRIPPER', 'node: NO_SUCH_NODE']);
+    const { run, file, dir } = await load(text);
+    expectLocatedError(run, file, { file: [file, join(dir, 'parts.wrl')], message: /NO_SUCH_NODE/ });
+  });
+
   test('Resource uri with an unsupported scheme (http://) → located error at the uri', async () => {
     const text = edit(baseBody, ['uri: "parts.wrl"', 'uri: "http://example.com/parts.wrl"']);
     const { run, file } = await load(text);
