@@ -146,6 +146,16 @@ describe('stamps', () => {
     expect(tfCount(r)).toBe(12);
   });
 
+  it('with ignore_timestamp the stamp is not measured against the clock (robot_state_publisher), but must be valid', () => {
+    const r = rig(sampleRobot(), { ignore_timestamp: true });
+    r.transport.setTime(at(T0));
+    send(r, at(T0 + 3600), 0.1);
+    expect(tfCount(r)).toBe(1);
+    send(r, at(T0, 1_000_000_000), 0.2);
+    expect(tfCount(r)).toBe(1);
+    expect(warnings(r)).toEqual(['ignored a JointState message with an invalid stamp: nanosec 1000000000 is not in [0, 1e9)']);
+  });
+
   it('a node clock at 0 (sim time before the first /clock) measures nothing: the message is used', () => {
     const r = rig(sampleRobot());
     r.transport.setTime(at(0));

@@ -124,7 +124,9 @@ export function handleJointState(
   state.lastCallback = nowNs;
 
   // A node clock at 0 is sim time before the first /clock message: nothing to measure the stamp against.
-  const maxLead = options.stampToleranceNs ?? 0n;
+  // ignore_timestamp is usually set because a publisher's clock cannot be trusted: its word is kept, the
+  // stamps are neither checked nor cached against.
+  const maxLead = options.ignoreTimestamp ? 0n : (options.stampToleranceNs ?? 0n);
   if (maxLead > 0n && nowNs > 0n && stamp - nowNs > maxLead) {
     issues.push({
       key: 'future-stamp',

@@ -66,7 +66,7 @@ export const paramSpecs: readonly ParamSpec[] = [
     default: 5.0,
     range: [0, 1e9],
     description:
-      'Seconds a joint_states stamp may lie ahead of the node clock (a message stamped further ahead is dropped with a warning: it would hold /tf back until the clock caught up, and tf2 listeners would refuse later transforms) or behind the last published stamp of its joints (further back: the publisher restarted, the timestamp cache is cleared). 0 = neither check (robot_state_publisher).',
+      'Seconds a joint_states stamp may lie ahead of the node clock (a message stamped further ahead is dropped with a warning: it would hold /tf back until the clock caught up, and tf2 listeners would refuse later transforms) or behind the last published stamp of its joints (further back: the publisher restarted, the timestamp cache is cleared). 0 = neither check (robot_state_publisher); not applied with ignore_timestamp.',
   },
   { name: 'frame_prefix', kind: 'string', default: '', description: "Prepended verbatim to every frame id, e.g. 'robot1/' (as robot_state_publisher)." },
   {
