@@ -5,7 +5,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type LoadRunner, loadCpuMs, loadedModel, runCase, startLoadRunner } from './support/contract.js';
-import { disposeScenarios, scenario } from './hostile/node-kit.js';
 import { aliasBomb, baseBody, basePartsWrl, baseWrl, caseDir, edit, expectLoads, expectLocatedError, lineOf, MB, padWithComments, scratchRoot } from './hostile/case-kit.js';
 
 let runner: LoadRunner;
@@ -21,7 +20,6 @@ afterAll(() => {
   runner.close();
   small.close();
   scratch.dispose();
-  disposeScenarios();
 });
 
 async function loadIn(r: LoadRunner, name: string, content: string | Buffer, options = {}, urdf = true) {
@@ -170,42 +168,4 @@ describe('deep nesting', () => {
     expectLocatedError(run, file, { message: /deep|depth|nest/i });
   });
 
-});
-
-describe('the running node (findings for src/ros)', () => {
-  const js = scenario('jointStates');
-
-  test('one joint_states stamped far in the future (sec 2^31-1) does not stop later, normally stamped messages from moving /tf', () => {
-    expect(js.steps.stampFarFuture.threw).toBeNull();
-    expect(js.steps.stampFarFuture.tfFollows).toBe(true);
-  });
-
-  test('a stamp with nanosec 4294967295 (4.3 s ahead once normalised) does not stop the next messages from moving /tf', () => {
-    expect(js.steps.nanosecOutOfRange.threw).toBeNull();
-    expect(js.steps.nanosecOutOfRange.tfFollows).toBe(true);
-  });
-
-  test('one message naming 100,000 unknown joints is logged as one warning per throttle window, not 100,000', () => {
-    expect(js.steps.manyUnknownNamesInOneMessage.threw).toBeNull();
-    expect(js.steps.manyUnknownNamesInOneMessage.logs).toBeLessThanOrEqual(1);
-  });
-
-  test('a joint named with a megabyte of text is not copied whole into the log (log lines stay under 2,000 characters)', () => {
-    expect(js.longestLogLine).toBeLessThan(2_000);
-  });
-
-  test('200,000 messages each naming a new unknown joint: heap grows < 8 MB after GC', () => {
-    const r = scenario('memoryUniqueUnknown');
-    expect(r.tfFollows).toBe(true);
-    expect(r.growth).toBeLessThan(8 * MB);
-  });
-
-  test('started with an unwritable mesh_dir, then given a writable one: the model is loaded and served', () => {
-    const r = scenario('meshDir');
-    expect(r.toGood.successful).toBe(true);
-    expect(r.toGood.served).toBe(true);
-    expect(r.toGood.descriptions).toBe(1);
-    expect(r.goodDir.files).toBeGreaterThan(0);
-    expect(r.goodDir.tempLeft).toEqual([]);
-  });
 });
