@@ -208,7 +208,7 @@ function readResource(s: ElementScope, map: YMap): void {
     const raw = loadVrmlShapes(path, s.ctx.options, fragment, s.ctx.warnings);
     const added = raw.map((shape) => ({ ...shape, transform: composeAffine(frame, shape.transform), name: shape.name ?? name }));
     for (const shape of added) addShape(s, shape);
-    s.ctx.vrmlExtractions.push({ uri, node: fragment, raw, added });
+    s.ctx.vrmlExtractions.push({ uri, path, node: fragment, raw, added });
     return;
   }
   const geometry = meshFileGeometry(path, uri, fragment);

@@ -2,6 +2,7 @@
 // scene. So when one Resource selects a Transform (Tank's TURRET_Y) and another selects a node
 // inside it (TURRET_P), the inner node ends up only where it was selected on its own, even though
 // the outer one was attached first. This pass applies that rule to the shapes we loaded.
+import { readFileSync } from 'node:fs';
 import { composeAffine, inverse3, mulVec, sub } from '../model/math.js';
 import type { Affine, Shape } from '../model/types.js';
 import type { LinkDraft } from './draft.js';
@@ -10,6 +11,8 @@ import type { LinkDraft } from './draft.js';
 export interface VrmlExtraction {
   /** Choreonoid's cache key: the URI as written. */
   uri: string;
+  /** The file it names. */
+  path: string;
   /** The `node:` name, if any. */
   node: string | undefined;
   /** Shapes as loadVrmlShapes returned them (the node's own frame). */
@@ -49,12 +52,55 @@ function findSubtree(outer: readonly Shape[], inner: readonly Shape[]): number {
   return -1;
 }
 
+/** Text with comments and strings blanked out (same length), so braces and DEFs can be found by position. */
+function code(text: string): string {
+  return text.replace(/"(?:[^"\\]|\\.)*"|#[^\n\r]*/g, (m) => ' '.repeat(m.length));
+}
+
+/** [start, end) of the node body `{ ... }` that follows the first `DEF name`, or undefined. */
+function defRange(src: string, name: string): [number, number] | undefined {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`(^|[\\s,\\[\\]{}])DEF\\s+${escaped}(?=[\\s{])`).exec(src);
+  if (!m) return undefined;
+  const open = src.indexOf('{', m.index + m[0].length);
+  if (open < 0) return undefined;
+  let depth = 0;
+  for (let i = open; i < src.length; i++) {
+    if (src[i] === '{') depth++;
+    else if (src[i] === '}' && --depth === 0) return [open, i];
+  }
+  return undefined;
+}
+
+/** Whether the first `DEF inner` lies inside the node of the first `DEF outer` (null: outer is the whole file). */
+function definedInside(src: string, outer: string | undefined, inner: string): boolean {
+  const innerRange = defRange(src, inner);
+  if (!innerRange) return false;
+  if (outer === undefined) return true;
+  const outerRange = defRange(src, outer);
+  return outerRange !== undefined && outerRange[0] < innerRange[0] && innerRange[1] <= outerRange[1];
+}
+
 /** Removes, from every link, shapes that a later or earlier Resource selected as their own node. */
 export function detachSelectedNodes(extractions: readonly VrmlExtraction[], links: readonly LinkDraft[]): void {
   const removed = new Set<Shape>();
+  const sources = new Map<string, string>();
+  const source = (path: string): string => {
+    let src = sources.get(path);
+    if (src === undefined) {
+      try {
+        src = code(readFileSync(path, 'latin1'));
+      } catch {
+        src = '';
+      }
+      sources.set(path, src);
+    }
+    return src;
+  };
   for (const outer of extractions) {
     for (const inner of extractions) {
       if (inner === outer || inner.uri !== outer.uri || inner.node === undefined || inner.node === outer.node) continue;
+      if (!definedInside(source(inner.path), outer.node, inner.node)) continue;
       const start = findSubtree(outer.raw, inner.raw);
       if (start < 0) continue;
       for (let i = start; i < start + inner.raw.length; i++) removed.add(outer.added[i]!);
