@@ -444,6 +444,8 @@ describe('VRML resources selected by node (test/models/body/nested.body)', () =>
     expect(m.links[1]!.visuals[0]!.transform.linear[1]![0]).toBeCloseTo(1, 15);
     // Inside OUTER (link C) the sphere keeps INNER's translation relative to OUTER.
     expect(m.links[2]!.visuals[1]!.transform.translation.map((x) => Number(x.toFixed(12)))).toEqual([0, 0, 1]);
+    // Two sibling nodes with identical geometry each keep their own shape.
+    expect([kinds(3), kinds(4)]).toEqual([['box'], ['box']]);
   });
 });
 
