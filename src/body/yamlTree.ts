@@ -2,7 +2,7 @@
 // converts on use, so `1e3`, `yes` or `0.10` mean what the key expects), aliases and `<<:` merges
 // resolved, and every node carrying its file, YAML path and line:column for messages.
 import { readFileSync, statSync } from 'node:fs';
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlAstNode } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlAstNode } from 'yaml';
 import { ModelLoadError, failAt } from '../model/errors.js';
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
@@ -53,6 +53,7 @@ interface WalkState {
   imported: ReadonlyMap<string, YNode>;
   expanding: Set<unknown>;
   warnings: Diagnostic[];
+  anchorIndex?: Map<string, { offset: number; node: unknown }[]>;
 }
 
 function locate(state: WalkState, node: YamlAstNode | undefined, path: string): SourceLocation {
@@ -64,6 +65,32 @@ function locate(state: WalkState, node: YamlAstNode | undefined, path: string): 
   return { ...where, line: pos.line, column: pos.col };
 }
 
+/**
+ * The node an alias names: the closest anchor of that name before it (YAML's rule). The yaml
+ * package's Alias.resolve walks the whole document per alias, which is quadratic on files with
+ * hundreds of aliases (CapsuleTerrain.body), so anchors are indexed once.
+ */
+function resolveAlias(state: WalkState, alias: { source: string; range?: [number, number, number] | null }): unknown {
+  if (!state.anchorIndex) {
+    const index = new Map<string, { offset: number; node: unknown }[]>();
+    visit(state.doc, {
+      Node(_key, n) {
+        const anchor = (n as { anchor?: string }).anchor;
+        if (anchor) {
+          const list = index.get(anchor) ?? [];
+          list.push({ offset: n.range?.[0] ?? 0, node: n });
+          index.set(anchor, list);
+        }
+      },
+    });
+    state.anchorIndex = index;
+  }
+  const at = alias.range?.[0] ?? Infinity;
+  let found: unknown;
+  for (const a of state.anchorIndex.get(alias.source) ?? []) if (a.offset < at) found = a.node;
+  return found;
+}
+
 function convert(state: WalkState, node: unknown, path: string, depth: number): YNode {
   if (depth > state.limits.maxDepth) {
     failAt(locate(state, node as YamlAstNode, path), `YAML nesting deeper than the limit of ${state.limits.maxDepth} levels`);
@@ -73,7 +100,7 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
     if (state.aliases > state.limits.maxAliases) {
       failAt(locate(state, node, path), `more than ${state.limits.maxAliases} YAML aliases resolved (alias bomb?)`);
     }
-    const target = node.resolve(state.doc);
+    const target = resolveAlias(state, node);
     if (!target) {
       // A resource file may use the anchors of the body file that includes it (Choreonoid's importAnchors).
       const imported = state.imported.get(node.source);
