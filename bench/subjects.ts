@@ -75,6 +75,9 @@ export async function resolveSubjects(meshDir: string): Promise<Subjects> {
       return {
         model: served,
         send: (message: JointState) => {
+          // The node's clock follows the stamps, as with a live publisher or use_sim_time: the bridge
+          // drops stamps too far ahead of its clock and resets its cache when they jump back.
+          transport.setTime(message.header.stamp);
           transport.inject(ros.Topics.jointStates, message);
         },
         drain: (): TFMessage[] => {

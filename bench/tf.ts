@@ -125,6 +125,18 @@ export function measureTfCase(start: StartTfDriver, c: TfCaseInput): TfCase {
     driver.stop();
   }
   const totalMessages = c.messages * (c.reps.warmup + c.reps.reps);
+  // A ratio only means something for the same work with the same answer: refuse it otherwise.
+  const expected = names.length * totalMessages;
+  if (published !== expected || peer.published_transforms !== expected) {
+    throw new Error(
+      `not the same work: ${names.length} moving joints × ${totalMessages} messages = ${expected} transforms expected, ` +
+        `body_bridge published ${published}, the KDL harness ${peer.published_transforms}`,
+    );
+  }
+  const agreement = compareLast(last?.transforms ?? [], peer.last);
+  if (agreement.missing > 0 || agreement.compared !== names.length || agreement.maxTranslationError > 1e-9 || agreement.maxQuaternionError > 1e-9) {
+    throw new Error(`not the same answer: the last message's transforms differ from KDL's (${JSON.stringify(agreement)})`);
+  }
   const ours = mapStats(summarize(seconds), (s) => c.messages / s);
   const theirs = mapStats(summarize(peer.seconds), (s) => c.messages / s);
   return {
@@ -137,6 +149,6 @@ export function measureTfCase(start: StartTfDriver, c: TfCaseInput): TfCase {
     oursTransformsPerMessage: published / totalMessages,
     peerTransformsPerMessage: peer.published_transforms / totalMessages,
     ratio: theirs.median / ours.median,
-    agreement: compareLast(last?.transforms ?? [], peer.last),
+    agreement,
   };
 }
