@@ -454,7 +454,12 @@ describe('limits (hostile files fail fast with a located error)', () => {
     const levels = ['a: &a [ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 ]'];
     for (let i = 1; i < 8; i++) levels.push(`${'abcdefgh'[i]}: &${'abcdefgh'[i]} [ ${Array(10).fill(`*${'abcdefgh'[i - 1]}`).join(', ')} ]`);
     const text = `${header()}${levels.join('\n')}\nlinks:\n  - { name: ROOT, elements: *h }\n`;
-    expect(() => load(text, { limits: { maxAliases: 1000 } })).toThrow(/more than 1000 YAML aliases/);
+    // Whichever bound trips first: the number of aliases, or the nodes their copies add up to.
+    expect(() => load(text, { limits: { maxAliases: 1000 } })).toThrow(/more than 1000 YAML aliases|aliases expand to more than 10000 nodes/);
+    // With few, small aliases the alias count is what stops it.
+    const many = `${header()}a: &a 1\nb: [ ${Array(30).fill('*a').join(', ')} ]\nlinks:\n  - { name: ROOT }\n`;
+    expect(() => load(many, { limits: { maxAliases: 20 } })).toThrow(/more than 20 YAML aliases/);
+    expect(load(many, { limits: { maxAliases: 30 } }).links).toHaveLength(1);
   });
 
   test('nesting deeper than maxDepth', () => {

@@ -13,7 +13,7 @@ import type {
   Vec3,
 } from '../model/types.js';
 import { degreeToRadian, toRadian, type BodyContext } from './context.js';
-import { asNumbers, asSeq, boolAt, get, intAt, numberAt, stringAt, vec3At } from './values.js';
+import { asInt, asNumbers, asSeq, boolAt, get, intAt, numberAt, stringAt, vec3At } from './values.js';
 import type { YMap, YNode } from './yamlTree.js';
 
 export type DeviceBody = Pick<Device, 'type' | 'params'> & { typeName?: string };
@@ -78,6 +78,15 @@ function visionCommon(ctx: BodyContext, map: YMap, on: boolean): { frame_rate: n
   return { frame_rate: numberAt(map, ['frame_rate', 'frameRate']) ?? 30, on, optical_frame_rotation: r };
 }
 
+/** An image dimension: a positive integer (Choreonoid would accept any int). */
+function imageSize(map: YMap, key: string, fallback: number): number {
+  const n = get(map, key);
+  if (!n) return fallback;
+  const v = asInt(n, `an image ${key} in pixels`);
+  if (v < 1) failAt(n.loc, `expected a positive image ${key} in pixels, got ${v}`);
+  return v;
+}
+
 const LENS: Record<string, string> = { NORMAL: 'NORMAL_LENS', FISHEYE: 'FISHEYE_LENS', DUAL_FISHEYE: 'DUAL_FISHEYE_LENS' };
 
 function cameraParams(ctx: BodyContext, map: YMap, on: boolean, format: CameraFormat): CameraParams {
@@ -85,8 +94,8 @@ function cameraParams(ctx: BodyContext, map: YMap, on: boolean, format: CameraFo
   const fov = numberAt(map, ['field_of_view', 'fieldOfView']);
   return {
     ...visionCommon(ctx, map, on),
-    width: intAt(map, 'width') ?? 640,
-    height: intAt(map, 'height') ?? 480,
+    width: imageSize(map, 'width', 640),
+    height: imageSize(map, 'height', 480),
     field_of_view: fov === undefined ? 0.785398 : toRadian(ctx, fov),
     near_clip: numberAt(map, ['near_clip_distance', 'nearClipDistance']) ?? 0.04,
     far_clip: numberAt(map, ['far_clip_distance', 'farClipDistance']) ?? 200,

@@ -182,9 +182,13 @@ export function readLinkContents(state: BodyState, map: YMap, existing?: LinkDra
   if (!existing) {
     const nameNode = get(map, 'name');
     if (!nameNode) failAt(map.loc, 'a link needs a "name"');
-    setLinkName(state, link, asString(nameNode, 'a link name'), nameNode);
+    const name = asString(nameNode, 'a link name');
+    if (name === '') failAt(nameNode.loc, 'a link name must not be empty');
+    setLinkName(state, link, name, nameNode);
     const jointNameNode = get(map, 'joint_name');
-    if (jointNameNode) setJointName(state, link, asString(jointNameNode, 'a joint name'), jointNameNode);
+    // An empty joint_name means none: Choreonoid's Link::jointName() falls back to the link name.
+    const jointName = jointNameNode ? asString(jointNameNode, 'a joint name') : '';
+    if (jointNameNode && jointName !== '') setJointName(state, link, jointName, jointNameNode);
   }
   const p = readTranslation(map);
   if (p) link.offset = { ...link.offset, translation: p };
@@ -226,6 +230,10 @@ export function readLinkContents(state: BodyState, map: YMap, existing?: LinkDra
     }
     if (rigidBodies.length > 0) {
       const combined = combineRigidBodies(rigidBodies);
+      const values = [combined.mass, ...combined.centerOfMass, ...combined.inertia.flat()];
+      if (!values.every(Number.isFinite)) {
+        failAt((massNode ?? comNode ?? inertiaNode ?? map).loc, `the mass properties of link "${link.name}" overflow when combined (values too large)`);
+      }
       link.mass = combined.mass;
       link.centerOfMass = combined.centerOfMass;
       link.inertia = combined.inertia;

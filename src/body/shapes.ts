@@ -45,23 +45,34 @@ export function readAppearance(ctx: BodyContext, map: YMap | undefined): Appeara
   return result;
 }
 
-function flatNumbers(node: YNode | undefined, group: number, what: string): number[][] {
+function flatNumbers(ctx: BodyContext, node: YNode | undefined, group: number, what: string): number[][] {
   if (!node) return [];
   const values = asSeq(node, what).items.map((n) => asNumber(n));
   const out: number[][] = [];
-  // Choreonoid reads size / group complete groups and ignores a ragged tail.
+  // Choreonoid reads size / group complete groups and ignores a ragged tail; we say so.
   for (let i = 0; i + group <= values.length; i += group) out.push(values.slice(i, i + group));
+  const tail = values.length % group;
+  if (tail !== 0) {
+    ctx.warnings.push({ severity: 'warning', ...node.loc, message: `${what} has ${values.length} numbers, not a multiple of ${group}: the last ${tail} ignored` });
+  }
   return out;
 }
 
 function readExtrusion(ctx: BodyContext, map: YMap): Geometry {
-  const cross = flatNumbers(get(map, ['cross_section', 'crossSection']), 2, 'a cross section list');
-  const spine = flatNumbers(get(map, 'spine'), 3, 'a spine list');
-  const scale = flatNumbers(get(map, 'scale'), 2, 'a scale list');
-  const orientation = flatNumbers(get(map, 'orientation'), 4, 'an orientation list').map(
+  const cross = flatNumbers(ctx, get(map, ['cross_section', 'crossSection']), 2, 'a cross section list');
+  const spine = flatNumbers(ctx, get(map, 'spine'), 3, 'a spine list');
+  const scale = flatNumbers(ctx, get(map, 'scale'), 2, 'a scale list');
+  const orientation = flatNumbers(ctx, get(map, 'orientation'), 4, 'an orientation list').map(
     ([x, y, z, a]) => [x!, y!, z!, toRadian(ctx, a!)] as [number, number, number, number],
   );
   const crease = numberAt(map, ['crease_angle', 'creaseAngle']);
+  if (spine.length === 1 || cross.length === 1) {
+    ctx.warnings.push({
+      severity: 'warning',
+      ...map.loc,
+      message: `an Extrusion with ${spine.length === 1 ? 'one spine point' : 'one cross-section point'} has no surface to sweep; it draws nothing`,
+    });
+  }
   return {
     kind: 'extrusion',
     crossSection: cross.length > 0 ? (cross as [number, number][]) : [[1, 1], [1, -1], [-1, -1], [-1, 1], [1, 1]],
@@ -80,13 +91,25 @@ function readExtrusion(ctx: BodyContext, map: YMap): Geometry {
 function readElevationGrid(ctx: BodyContext, map: YMap): Geometry {
   const crease = numberAt(map, ['crease_angle', 'creaseAngle']);
   const heightNode = get(map, 'height');
+  const dimension = (keys: string[]): number => {
+    const n = get(map, keys);
+    const v = n ? asInt(n, 'a grid dimension') : 0;
+    if (n && v < 0) failAt(n.loc, `expected a non-negative grid dimension, got ${v}`);
+    return v;
+  };
+  const xDimension = dimension(['x_dimension', 'xDimension']);
+  const zDimension = dimension(['z_dimension', 'zDimension']);
+  const height = heightNode ? asSeq(heightNode, 'a list of heights').items.map((n) => asNumber(n)) : [];
+  if (height.length < xDimension * zDimension) {
+    failAt((heightNode ?? map).loc, `an ElevationGrid of ${xDimension} × ${zDimension} needs ${xDimension * zDimension} heights, got ${height.length}`);
+  }
   return {
     kind: 'elevationGrid',
-    xDimension: (() => { const n = get(map, ['x_dimension', 'xDimension']); return n ? asInt(n) : 0; })(),
-    zDimension: (() => { const n = get(map, ['z_dimension', 'zDimension']); return n ? asInt(n) : 0; })(),
+    xDimension,
+    zDimension,
     xSpacing: numberAt(map, ['x_spacing', 'xSpacing']) ?? 1,
     zSpacing: numberAt(map, ['z_spacing', 'zSpacing']) ?? 1,
-    height: heightNode ? asSeq(heightNode, 'a list of heights').items.map((n) => asNumber(n)) : [],
+    height,
     ccw: boolAt(map, 'ccw') ?? true,
     creaseAngle: crease === undefined ? 0 : toRadian(ctx, crease),
   };
@@ -95,7 +118,7 @@ function readElevationGrid(ctx: BodyContext, map: YMap): Geometry {
 function readMesh(ctx: BodyContext, map: YMap, triangles: boolean): Geometry {
   const verticesNode = get(map, ['vertices', 'coordinate']);
   if (!verticesNode) failAt(map.loc, 'a mesh needs "vertices" (or "coordinate")');
-  const vertices = flatNumbers(verticesNode, 3, 'a vertex list') as Vec3[];
+  const vertices = flatNumbers(ctx, verticesNode, 3, 'a vertex list') as Vec3[];
   const facesNode = get(map, ['faces', 'coordIndex']);
   const indices = facesNode ? asSeq(facesNode, 'a face index list').items.map((n) => [asInt(n), n] as const) : [];
   const faces: number[][] = [];

@@ -54,6 +54,8 @@ interface WalkState {
   expanding: Set<unknown>;
   warnings: Diagnostic[];
   anchorIndex?: Map<string, { offset: number; node: unknown }[]>;
+  /** Nodes created while expanding aliases. */
+  copiedNodes: number;
 }
 
 function locate(state: WalkState, node: YamlAstNode | undefined, path: string): SourceLocation {
@@ -115,6 +117,14 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
       state.expanding.delete(target);
     }
   }
+  // Aliases copy their node; nested ones multiply. Bound the copies, not only the alias count, so
+  // that a bomb stops long before memory does (maxAliases × 10 nodes in copies).
+  if (state.expanding.size > 0 && ++state.copiedNodes > state.limits.maxAliases * 10) {
+    failAt(
+      locate(state, node as YamlAstNode, path),
+      `YAML aliases expand to more than ${state.limits.maxAliases * 10} nodes (alias bomb?); the limit is limits.maxAliases × 10`,
+    );
+  }
   const loc = locate(state, node as YamlAstNode, path);
   let result: YNode;
   if (isScalar(node)) {
@@ -153,7 +163,7 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
   } else {
     failAt(loc, 'unsupported YAML node');
   }
-  const anchor = (node as { anchor?: string }).anchor;
+  const anchor = (node as { anchor?: string } | null)?.anchor;
   if (anchor && !state.anchors.has(anchor)) state.anchors.set(anchor, result);
   return result;
 }
@@ -164,7 +174,9 @@ export function readYamlFile(file: string, limits: LoadLimits, warnings: Diagnos
   let text: string;
   try {
     const { size } = statSync(file);
-    if (size > limits.maxFileBytes) failAt({ file }, `file is ${size} bytes, over the limit of ${limits.maxFileBytes}`);
+    if (size > limits.maxFileBytes) {
+      failAt({ file, line: 1, column: 1 }, `file is ${size} bytes, over the limit of ${limits.maxFileBytes} bytes (limits.maxFileBytes)`);
+    }
     const stat = statSync(file);
     if (!stat.isFile()) failAt({ file }, 'not a regular file');
     text = decodeUtf8(file, readFileSync(file));
@@ -230,6 +242,64 @@ export function indentFlowContinuations(text: string): string {
     .join('\n');
 }
 
+/**
+ * Rejects nesting deeper than `maxDepth` before the YAML parser sees it (the parser recurses and
+ * would overflow the stack). Depth here is flow brackets plus block levels: leading `- ` items and
+ * indentation, an over-estimate that real models stay far below.
+ */
+function checkNesting(file: string, text: string, maxDepth: number): void {
+  let flow = 0;
+  let line = 1;
+  let lineStart = 0;
+  let block = 0;
+  let atLineStart = true;
+  let quote: string | null = null;
+  const fail = (i: number): never =>
+    failAt({ file, line, column: i - lineStart + 1 }, `YAML nesting deeper than the limit of ${maxDepth} levels (limits.maxDepth)`);
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\n') {
+      line++;
+      lineStart = i + 1;
+      atLineStart = true;
+      block = 0;
+      continue;
+    }
+    if (quote !== null) {
+      if (ch === '\\' && quote === '"') i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (atLineStart) {
+      if (ch === ' ') {
+        block++;
+        if (block + flow > maxDepth) fail(i);
+        continue;
+      }
+      if (ch === '-' && (text[i + 1] === ' ' || text[i + 1] === '\n')) {
+        block += 2;
+        if (block + flow > maxDepth) fail(i);
+        i++;
+        if (text[i] === '\n') i--;
+        continue;
+      }
+      atLineStart = false;
+    }
+    if (ch === '#' && (i === lineStart || /\s/.test(text[i - 1]!))) {
+      const end = text.indexOf('\n', i);
+      i = (end < 0 ? text.length : end) - 1;
+    } else if ((ch === '"' || ch === "'") && (i === lineStart || /[\s[{,:]/.test(text[i - 1]!))) {
+      // Only where a quoted scalar can begin: an apostrophe inside a plain word is just a character.
+      quote = ch;
+    } else if (ch === '[' || ch === '{') {
+      flow++;
+      if (block + flow > maxDepth) fail(i);
+    } else if ((ch === ']' || ch === '}') && flow > 0) {
+      flow--;
+    }
+  }
+}
+
 export function parseYamlText(
   file: string,
   text: string,
@@ -237,6 +307,7 @@ export function parseYamlText(
   warnings: Diagnostic[],
   imported: ReadonlyMap<string, YNode> = new Map(),
 ): YamlFile {
+  checkNesting(file, text, limits.maxDepth);
   let lines = new LineCounter();
   let doc: Document;
   try {
@@ -257,7 +328,7 @@ export function parseYamlText(
     const pos = lines.linePos(err.pos[0]);
     failAt({ file, line: pos.line, column: pos.col }, `YAML syntax error: ${err.message.split('\n')[0]}`);
   }
-  const state: WalkState = { file, doc, lines, limits, aliases: 0, anchors: new Map(), imported, expanding: new Set(), warnings };
+  const state: WalkState = { file, doc, lines, limits, aliases: 0, anchors: new Map(), imported, expanding: new Set(), warnings, copiedNodes: 0 };
   let root: YNode;
   try {
     root = convert(state, doc.contents, '', 0);
