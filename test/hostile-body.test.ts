@@ -114,6 +114,11 @@ describe('YAML syntax', () => {
     expectLocatedError(run, file, { line: lineOf(text, '*nowhere') });
   });
 
+  test('an empty file → located error (line 1) saying a body mapping was expected', async () => {
+    const { run, file } = await load('');
+    expectLocatedError(run, file, { line: 1 });
+  });
+
   test('a file that is a YAML scalar, not a mapping → located error', async () => {
     const { run, file } = await load('just a string\n');
     expectLocatedError(run, file, { line: 1 });
@@ -529,5 +534,59 @@ describe('names that are hostile to XML, paths and TF', () => {
     const text = edit(baseBody, ['uri: "parts.wrl"', `uri: ${JSON.stringify(fileName)}`]);
     const { run } = await load(text, { [fileName]: basePartsWrl });
     expectLoads(run);
+  });
+});
+
+describe('fixed findings (issue 8): names, sizes and mass values the loader must refuse or repair', () => {
+
+  test('a link with an empty name (`name:` and nothing after it; found by the fuzzer) → located error at links[2].name', async () => {
+    const text = edit(baseBody, ['    name: HAND\n', '    name:\n']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[2\]/, line: lineOf(text, '    name:\n    parent: ARM') });
+  });
+
+  test('joint_name: "" → loads; the joint takes the link name, as Choreonoid\'s Link::jointName() does for an empty name', async () => {
+    const text = edit(baseBody, ['    joint_id: 0\n', '    joint_id: 0\n    joint_name: ""\n']);
+    const { run } = await load(text);
+    expectLoads(run);
+    expect(loadedModel(run).links[1]?.joint.name).toBe('ARM');
+  });
+
+  test('a Camera with width -5 → located error at its width (an image cannot have a negative size)', async () => {
+    const text = edit(baseBody, [
+      '        translation: [ 0, 0, 0.4 ]\n  -\n',
+      '        translation: [ 0, 0, 0.4 ]\n      -\n        type: Camera\n        name: CAM\n        format: COLOR\n        width: -5\n        height: 480\n  -\n',
+    ]);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[1\]\.elements\[2\]\.width/, line: lineOf(text, 'width: -5') });
+  });
+
+  test('finite but huge mass properties (mass 1e308, center_of_mass z 1e300) → located error, not NaN in the combined inertia', async () => {
+    const text = edit(baseBody, ['    mass: 1.0\n', '    mass: 1e308\n'], ['    center_of_mass: [ 0, 0, 0.2 ]', '    center_of_mass: [ 0, 0, 1e300 ]']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[1\]/ });
+  });
+});
+
+describe('fixed findings (issue 8): geometry given in the .body file', () => {
+  const withGeometry = (geometry: string): string =>
+    edit(baseBody, ['        geometry: { type: Box, size: [ 0.2, 0.2, 0.1 ] }\n', `        geometry: ${geometry}\n`]);
+
+  test('IndexedFaceSet whose vertices are not whole triples → loads with a warning at geometry.vertices (Choreonoid ignores the ragged tail)', async () => {
+    const text = withGeometry('{ type: IndexedFaceSet, vertices: [ 0, 0, 0, 1, 0, 0, 0, 1, 0, 5 ], faces: [ 0, 1, 2, -1 ] }');
+    const { run } = await load(text);
+    expectLoads(run, { message: /ignored/i, path: /^links\[0\]\.elements\[0\]\.geometry\.vertices/ });
+  });
+
+  test('ElevationGrid with fewer heights than x_dimension × z_dimension → located error at geometry.height', async () => {
+    const text = withGeometry('{ type: ElevationGrid, x_dimension: 3, z_dimension: 2, x_spacing: 0.1, z_spacing: 0.1, height: [ 0, 0, 0 ] }');
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { path: /^links\[0\]\.elements\[0\]\.geometry/, line: lineOf(text, 'type: ElevationGrid'), message: /height|6|3/ });
+  });
+
+  test('Extrusion with one spine point → loads with a warning at the geometry (nothing can be swept)', async () => {
+    const text = withGeometry('{ type: Extrusion, cross_section: [ 0.1, 0, 0, 0.1, -0.1, 0, 0.1, 0 ], spine: [ 0, 0, 0 ] }');
+    const { run } = await load(text);
+    expectLoads(run, { message: /spine|Extrusion/i, path: /^links\[0\]\.elements\[0\]\.geometry/ });
   });
 });
