@@ -54,7 +54,9 @@ export function loadBodyFile(file: string, options: LoadOptions = {}): RobotMode
     };
   } catch (e) {
     if (e instanceof ModelLoadError) throw e;
-    // Anything else is a loader bug or a resource failure; still report it as a located model error.
-    return failAt({ file: path }, `cannot load the model: ${(e as Error)?.message ?? String(e)}`);
+    // Anything else is a loader bug (or stack exhaustion); still report it as a located model error,
+    // without leaking internals into the message.
+    const what = e instanceof RangeError ? 'the model is nested too deeply to be read' : `internal ${e instanceof Error ? e.name : 'error'} in the .body loader; please report it with this file`;
+    return failAt({ file: path, line: 1, column: 1 }, what);
   }
 }

@@ -187,6 +187,13 @@ export function readYamlFile(file: string, limits: LoadLimits, warnings: Diagnos
   return parseYamlText(file, text, limits, warnings, imported);
 }
 
+/** The message for a parser failure that is not a YAML error: stack exhaustion, or a library fault. */
+function unreadable(e: unknown): string {
+  return e instanceof RangeError
+    ? 'the YAML is nested too deeply to be read (lower than limits.maxDepth, but over what the parser can recurse)'
+    : `the YAML cannot be read (internal ${e instanceof Error ? e.name : 'error'} in the YAML reader; please report it with this file)`;
+}
+
 /** UTF-8 text, or a located error at the first byte that is not UTF-8. */
 function decodeUtf8(file: string, bytes: Buffer): string {
   try {
@@ -321,7 +328,7 @@ export function parseYamlText(
       }
     }
   } catch (e) {
-    failAt({ file }, `YAML cannot be parsed (${(e as Error).message})`);
+    failAt({ file, line: 1, column: 1 }, unreadable(e));
   }
   const err = doc.errors[0];
   if (err) {
@@ -335,7 +342,7 @@ export function parseYamlText(
   } catch (e) {
     if (e instanceof ModelLoadError) throw e;
     // A stack overflow on absurd nesting, or a library error: still a located, typed failure.
-    failAt({ file }, `YAML cannot be read (${(e as Error).message})`);
+    failAt({ file, line: 1, column: 1 }, unreadable(e));
   }
   return { file, root, anchors: state.anchors };
 }
