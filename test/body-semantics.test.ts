@@ -204,6 +204,10 @@ describe('structure', () => {
     expect(m.links.map((l) => l.name)).toEqual(['ROOT', 'A', 'B', 'D', 'E', 'C']);
   });
 
+  test('without `name`, the model is named after its file, as in Choreonoid', () => {
+    expect(load('format: ChoreonoidBody\nformat_version: 2.0\nlinks:\n  - { name: ROOT }\n').name).toBe('model');
+  });
+
   test('root_link may name a link that is not listed first', () => {
     const m = load(`${header()}root_link: BASE\nlinks:\n  - { name: ARM, parent: BASE }\n  - { name: BASE }\n`);
     expect(m.root).toBe('BASE');

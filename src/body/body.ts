@@ -1,6 +1,6 @@
 // The top level of a .body file (StdBodyLoader::readBody): header, `links` (Link, ContinuousTrack,
 // SubBody), the link tree, and `extra_joints`. Sub-bodies are read by the same function.
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { failAt } from '../model/errors.js';
 import { normalize } from '../model/math.js';
 import type { LoadLimits, LoadOptions } from '../model/options.js';
@@ -119,7 +119,8 @@ export function readBodyFile(
   readExtraJoints(state, top, links);
   return {
     kind: 'body',
-    body: { name: stringAt(top, 'name') ?? '', root, links, devices: state.devices, extraJoints: state.extraJoints },
+    // Without `name`, Choreonoid names the model after the file (its stem).
+    body: { name: stringAt(top, 'name') ?? basename(file).replace(/\.[^.]*$/, ''), root, links, devices: state.devices, extraJoints: state.extraJoints },
   };
 }
 
