@@ -39,6 +39,23 @@ describe('corpus models Choreonoid accepts', () => {
   });
 });
 
+describe('the Visual / Collision split on every corpus model', () => {
+  // Choreonoid's bounding boxes say which links have visual and collision geometry at all: a link
+  // whose box is null has none. (Extents are checked on the URDF side, after tessellation.)
+  const withShapes = accepted.filter((e) => e.oracle.shape_loading === true);
+
+  test('most models were loaded by Choreonoid with shapes', () => {
+    expect(withShapes.length).toBeGreaterThan(150);
+  });
+
+  test.each(withShapes.map((e) => [e.file, e] as const))('%s: links with visual / collision shapes', (_file, entry) => {
+    const model = loadRobotModel(entry.modelPath);
+    const ours = model.links.map((l) => [l.name, l.visuals.length > 0, l.collisions.length > 0]);
+    const theirs = entry.oracle.links.map((l) => [l.name, l.visual_bbox !== null, l.collision_bbox !== null]);
+    expect(ours).toEqual(theirs);
+  });
+});
+
 describe('models whose sub-body is missing from the corpus', () => {
   test('JACO2.body is really absent', () => {
     expect(existsSync(join(corpusDir, 'choreonoid/share/model/JACO2/JACO2.body'))).toBe(false);
