@@ -16,7 +16,7 @@ import {
 } from './joint-states.js';
 import { type JointState, MessageType, type StringMsg, type TFMessage, type Time } from './messages.js';
 import { type BridgeParams, coerceParam, defaultParams, parseJointAssignment, validateChanges } from './params.js';
-import { movingFramesByJoint, movingTransforms, staticTransforms, worldLink } from './tf.js';
+import { compileMovingFrames, type MovingFrames, movingFramesByJoint, movingTransforms, staticTransforms, worldLink } from './tf.js';
 import { latchedQoS, type Publisher, sensorDataQoS, tfQoS, type Transport } from './transport.js';
 
 export const Topics = {
@@ -81,6 +81,8 @@ export interface Served {
   frames: Frame[];
   deviceFrames: DeviceFrames[];
   byJoint: Map<string, Frame[]>;
+  /** byJoint compiled for the per-message TF work. */
+  moving: MovingFrames;
   /** Every joint name of the model, moving or not (naming a fixed joint in joint_states is no error). */
   jointNames: Set<string>;
   /** Moving joints in link order, with the position published for them by the initial-position publisher. */
@@ -159,6 +161,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     const frames = frameTree(model);
     const { positions, unknown } = initialPositions(frames, p.initial_joint_positions);
     for (const name of unknown) log.warn(`initial_joint_positions names '${name}', which is not a moving joint of ${model.name}`);
+    const byJoint = movingFramesByJoint(frames);
     return {
       model,
       file,
@@ -166,7 +169,8 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
       description,
       frames,
       deviceFrames: deviceFrames(model),
-      byJoint: movingFramesByJoint(frames),
+      byJoint,
+      moving: compileMovingFrames(byJoint),
       jointNames: new Set(model.links.map((l) => l.joint.name)),
       initialPositions: positions,
     };
@@ -207,7 +211,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
 
   const publishTf = (positions: Map<string, number>, stamp: Time): void => {
     if (!served) return;
-    const transforms = movingTransforms(served.byJoint, positions, stamp, params.frame_prefix);
+    const transforms = movingTransforms(served.moving, positions, stamp, params.frame_prefix);
     if (transforms.length > 0) tfPub.publish({ transforms });
   };
 

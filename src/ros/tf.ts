@@ -2,7 +2,7 @@
 // `body-bridge tf` name and place every frame the same way. Split as robot_state_publisher splits it:
 // joints that move go to /tf per joint_states message; everything fixed goes to /tf_static once per load.
 import { type Frame, localPose } from '../kinematics/frames.js';
-import type { JointPositions } from '../kinematics/forward.js';
+import { type JointPositions, jointPose } from '../kinematics/forward.js';
 import { quaternionFromMatrix } from '../model/math.js';
 import type { Pose, RobotModel } from '../model/types.js';
 import type { Time, Transform, TransformStamped } from './messages.js';
@@ -76,18 +76,144 @@ export function movingFramesByJoint(frames: readonly Frame[]): Map<string, Frame
   return byJoint;
 }
 
+/**
+ * What a moving frame needs per message, worked out once per load: the joint's offset rotation as a
+ * quaternion (revolute: R = Rb·AngleAxis(a, q) is the quaternion q_b ⊗ q_axis(q), composed in scalars),
+ * or its constant rotation's quaternion (prismatic) with Rb·a precomputed. No per-message matrices,
+ * maps or arrays: the per-transform garbage was most of the node's TF time.
+ */
+interface MovingFrame {
+  frame: Frame;
+  parent: string;
+  child: string;
+  kind: 'revolute' | 'prismatic' | 'general';
+  /** Offset translation b. */
+  bx: number;
+  by: number;
+  bz: number;
+  /** Offset rotation Rb, row-major (prismatic: to place b + Rb·(a·q) exactly as jointPose does). */
+  r: Float64Array;
+  /** Joint axis a. */
+  ax: number;
+  ay: number;
+  az: number;
+  /** Quaternion of Rb. */
+  qx: number;
+  qy: number;
+  qz: number;
+  qw: number;
+}
+
+/** Moving frames by joint name, compiled for movingTransforms; build with compileMovingFrames. */
+export interface MovingFrames {
+  byJoint: ReadonlyMap<string, readonly MovingFrame[]>;
+}
+
+// A unit axis within this of length 1 makes AngleAxis a rotation to the last bits; any other (a VRML
+// jointAxis taken as written, say) goes through the matrix path, exactly as before.
+const UNIT_AXIS_TOLERANCE = 1e-12;
+
+function compileFrame(f: Frame): MovingFrame {
+  const link = f.link!;
+  const { translation: b, rotation: rb } = link.offset;
+  const [ax, ay, az] = link.joint.axis;
+  const unit = Math.abs(ax * ax + ay * ay + az * az - 1) <= UNIT_AXIS_TOLERANCE;
+  const kind = link.joint.type === 'prismatic' ? 'prismatic' : link.joint.type === 'revolute' && unit ? 'revolute' : 'general';
+  const q = quaternionFromMatrix(rb);
+  return {
+    frame: f,
+    parent: f.parent!,
+    child: f.name,
+    kind,
+    bx: b[0],
+    by: b[1],
+    bz: b[2],
+    r: Float64Array.of(rb[0][0], rb[0][1], rb[0][2], rb[1][0], rb[1][1], rb[1][2], rb[2][0], rb[2][1], rb[2][2]),
+    ax,
+    ay,
+    az,
+    qx: q.x,
+    qy: q.y,
+    qz: q.z,
+    qw: q.w,
+  };
+}
+
+export function compileMovingFrames(byJoint: ReadonlyMap<string, readonly Frame[]>): MovingFrames {
+  const compiled = new Map<string, MovingFrame[]>();
+  for (const [joint, frames] of byJoint) compiled.set(joint, frames.map(compileFrame));
+  return { byJoint: compiled };
+}
+
+/**
+ * The rotation as quaternionFromMatrix would give it for R = Rb·AngleAxis(a, θ): the product computed
+ * with quaternions, its sign then chosen by the rule Shepperd's method follows (w ≥ 0 when the trace is
+ * positive, else the component of the largest diagonal element ≥ 0), so the published quaternions are
+ * the ones the matrix path published, to rounding.
+ */
+function revoluteRotation(m: MovingFrame, theta: number): { x: number; y: number; z: number; w: number } {
+  const h = 0.5 * theta;
+  const s = Math.sin(h);
+  const c = Math.cos(h);
+  const bx = m.ax * s, by = m.ay * s, bz = m.az * s;
+  const { qx, qy, qz, qw } = m;
+  let x = qw * bx + qx * c + qy * bz - qz * by;
+  let y = qw * by - qx * bz + qy * c + qz * bx;
+  let z = qw * bz + qx * by - qy * bx + qz * c;
+  let w = qw * c - qx * bx - qy * by - qz * bz;
+  // Trace of R = 4w² − 1 for a unit quaternion; diagonal element i = 1 − 2(sum of the other two squares).
+  const xx = x * x, yy = y * y, zz = z * z, ww = w * w;
+  const lead = ww > 0.25 ? w : xx > yy && xx > zz ? x : yy > zz ? y : z;
+  if (lead < 0) {
+    x = -x;
+    y = -y;
+    z = -z;
+    w = -w;
+  }
+  return { x, y, z, w };
+}
+
+function movingTransform(m: MovingFrame, q: number, stamp: Time, prefix: string): TransformStamped {
+  const header = { stamp: { sec: stamp.sec, nanosec: stamp.nanosec }, frame_id: prefix + m.parent };
+  if (m.kind === 'revolute') {
+    return {
+      header,
+      child_frame_id: prefix + m.child,
+      transform: { translation: { x: m.bx, y: m.by, z: m.bz }, rotation: revoluteRotation(m, q) },
+    };
+  }
+  if (m.kind === 'prismatic') {
+    // b + Rb·(a·q), in jointPose's order of operations.
+    const r = m.r;
+    const sx = m.ax * q, sy = m.ay * q, sz = m.az * q;
+    return {
+      header,
+      child_frame_id: prefix + m.child,
+      transform: {
+        translation: {
+          x: m.bx + (r[0]! * sx + r[1]! * sy + r[2]! * sz),
+          y: m.by + (r[3]! * sx + r[4]! * sy + r[5]! * sz),
+          z: m.bz + (r[6]! * sx + r[7]! * sy + r[8]! * sz),
+        },
+        rotation: { x: m.qx, y: m.qy, z: m.qz, w: m.qw },
+      },
+    };
+  }
+  return { header, child_frame_id: prefix + m.child, transform: poseToTransform(jointPose(m.frame.link!, q)) };
+}
+
 /** /tf for the given joint positions: one transform per moving frame whose joint is named, in the given order. */
 export function movingTransforms(
-  byJoint: ReadonlyMap<string, readonly Frame[]>,
+  moving: MovingFrames,
   positions: ReadonlyMap<string, number>,
   stamp: Time,
   prefix: string,
 ): TransformStamped[] {
   const out: TransformStamped[] = [];
   for (const [joint, q] of positions) {
-    for (const f of byJoint.get(joint) ?? []) {
-      out.push(stamped(f.parent!, f.name, localPose(f, new Map([[joint, q]])), stamp, prefix));
-    }
+    const frames = moving.byJoint.get(joint);
+    if (frames === undefined) continue;
+    for (let i = 0; i < frames.length; i++) out.push(movingTransform(frames[i]!, q, stamp, prefix));
   }
   return out;
 }
