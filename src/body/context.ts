@@ -12,6 +12,12 @@ export interface IncludeBudget {
   count: number;
   /** Files being read right now, outermost first, for cycle detection. */
   stack: string[];
+  /**
+   * Resource files already parsed by this load, as Choreonoid caches them: a CarT model selects
+   * nodes of one 109 KB YAML file a dozen times. Keyed by the importing body's anchors (a resource
+   * may use them), then by absolute path.
+   */
+  parsedYaml: Map<ReadonlyMap<string, YNode>, Map<string, YamlFile>>;
 }
 
 export interface BodyContext {

@@ -11,7 +11,7 @@ import { readInertiaValue, readMass } from './mass.js';
 import { resolveResourcePath } from './resources.js';
 import { meshFileGeometry, readAppearance, readGeometry } from './shapes.js';
 import { asInt, asMap, asString, get, optionalMap, stringAt, vec3At } from './values.js';
-import { readYamlFile, sortedEntries, type YMap, type YNode } from './yamlTree.js';
+import { readYamlFile, sortedEntries, type YamlFile, type YMap, type YNode } from './yamlTree.js';
 
 export interface RigidBody {
   c: Vec3;
@@ -216,10 +216,20 @@ function readResource(s: ElementScope, map: YMap): void {
   addShape(s, { geometry, transform: frame, material: null, name, source: map.loc });
 }
 
+/** The parsed resource file, parsed on its first use in this load (a read-only tree, safe to share). */
+function readYamlResourceFile(ctx: BodyContext, path: string): YamlFile {
+  const imported = ctx.yaml.anchors;
+  let byPath = ctx.budget.parsedYaml.get(imported);
+  if (!byPath) ctx.budget.parsedYaml.set(imported, (byPath = new Map()));
+  let yaml = byPath.get(path);
+  if (!yaml) byPath.set(path, (yaml = readYamlFile(path, ctx.limits, ctx.warnings, imported)));
+  return yaml;
+}
+
 function readYamlResource(s: ElementScope, map: YMap, uriNode: YNode, path: string, fragment: string | undefined): void {
   countInclude(s, map);
   if (s.ctx.budget.stack.includes(path)) failAt(uriNode.loc, `resource "${asString(uriNode)}" includes itself (directly or through other files)`);
-  const yaml = readYamlFile(path, s.ctx.limits, s.ctx.warnings, s.ctx.yaml.anchors);
+  const yaml = readYamlResourceFile(s.ctx, path);
   let content: YNode = yaml.root;
   if (fragment !== undefined) {
     const anchored = yaml.anchors.get(fragment);

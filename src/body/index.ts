@@ -23,7 +23,7 @@ export function loadBodyFile(file: string, options: LoadOptions = {}): RobotMode
   const limits = resolveLimits(options);
   const warnings: Diagnostic[] = [];
   try {
-    const result = readBodyFile(path, options, limits, { count: 0, stack: [path] }, warnings, false);
+    const result = readBodyFile(path, options, limits, { count: 0, stack: [path], parsedYaml: new Map() }, warnings, false);
     if (result.kind === 'model') {
       return { ...result.model, warnings: unique([...warnings, ...result.model.warnings]) };
     }
