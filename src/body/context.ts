@@ -4,6 +4,7 @@ import { axisAngle, identity3, mulMat, norm } from '../model/math.js';
 import type { LoadLimits, LoadOptions } from '../model/options.js';
 import type { Diagnostic, Mat3, SourceLocation, Vec3 } from '../model/types.js';
 import { asNumbers, asSeq, get } from './values.js';
+import type { ParseSession } from '../vrml/parser.js';
 import type { VrmlExtraction } from './vrmlResources.js';
 import type { YMap, YNode, YamlFile } from './yamlTree.js';
 
@@ -18,6 +19,8 @@ export interface IncludeBudget {
    * may use them), then by absolute path.
    */
   parsedYaml: Map<ReadonlyMap<string, YNode>, Map<string, YamlFile>>;
+  /** The VRML parse session of this load's `.wrl` Resources (created on first use; caches files by path). */
+  vrmlSession?: ParseSession;
 }
 
 export interface BodyContext {

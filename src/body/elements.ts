@@ -3,7 +3,7 @@
 import { failAt } from '../model/errors.js';
 import { composeAffine, mulMat, transpose, transformPoint } from '../model/math.js';
 import type { Affine, Mat3, Shape, Vec3 } from '../model/types.js';
-import { loadVrmlShapes } from '../vrml/index.js';
+import { createSession, loadVrmlShapes } from '../vrml/index.js';
 import { readRotation, readTranslation, warn, type BodyContext } from './context.js';
 import { DEVICE_NODE_TYPES, readDeviceBody } from './devices.js';
 import type { DeviceDraft, LinkDraft } from './draft.js';
@@ -205,7 +205,9 @@ function readResource(s: ElementScope, map: YMap): void {
   const frame = own ? composeAffine(s.transform, own) : s.transform;
   const name = s.name || fragment || uri;
   if (/\.wrl$/i.test(path)) {
-    const raw = loadVrmlShapes(path, s.ctx.options, fragment, s.ctx.warnings);
+    const budget = s.ctx.budget;
+    budget.vrmlSession ??= createSession(s.ctx.limits);
+    const raw = loadVrmlShapes(path, s.ctx.options, fragment, s.ctx.warnings, budget.vrmlSession);
     const added = raw.map((shape) => ({ ...shape, transform: composeAffine(frame, shape.transform), name: shape.name ?? name }));
     for (const shape of added) addShape(s, shape);
     s.ctx.vrmlExtractions.push({ uri, path, node: fragment, raw, added });

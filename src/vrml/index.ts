@@ -7,11 +7,12 @@ import type { Affine, Diagnostic, Mat3, RobotModel, Shape } from '../model/types
 import type { VrmlNode } from './ast.js';
 import { getNodes, nodeLabel } from './fields.js';
 import { buildRobotModel } from './openhrp.js';
-import { createSession, parseVrmlFile } from './parser.js';
+import { createSession, parseVrmlFile, type ParseSession } from './parser.js';
 import { collectShapes, createBudget } from './shapes.js';
 import { identityAffine, transformAffine } from './transform.js';
 
 export { parseVrmlFile, parseVrmlText, createSession } from './parser.js';
+export type { ParseSession } from './parser.js';
 export type { VrmlNode, Field, FieldType, FieldValue, ProtoDecl } from './ast.js';
 
 /**
@@ -40,11 +41,21 @@ export function loadVrmlModel(file: string, options: LoadOptions = {}): RobotMod
  * the rotation and scale of the node and its ancestors are kept, their translations dropped.
  * Warnings (skipped Script nodes, dropped faces, ...) are appended to `warnings` when given.
  */
-export function loadVrmlShapes(file: string, options: LoadOptions, nodeName?: string, warnings?: Diagnostic[]): Shape[] {
+export function loadVrmlShapes(
+  file: string,
+  options: LoadOptions,
+  nodeName?: string,
+  warnings?: Diagnostic[],
+  /**
+   * A session shared by the Resources of one .body load: each file is then parsed once and its
+   * nodes selected as often as asked (Tank.body takes twelve nodes from one tank.wrl).
+   */
+  shared?: ParseSession,
+): Shape[] {
   return guard(file, () => {
     const abs = resolve(file);
     const limits = resolveLimits(options);
-    const session = createSession(limits);
+    const session = shared ?? createSession(limits);
     // Warnings go to the caller's list when it passes one (the .body loader's model.warnings).
     if (warnings) session.warnings = warnings;
     const nodes = parseVrmlFile(abs, session);
