@@ -60,11 +60,18 @@ interface WalkState {
 
 function locate(state: WalkState, node: YamlAstNode | undefined, path: string): SourceLocation {
   const offset = node?.range?.[0];
+  const file = state.file;
+  // Every converted node (and every alias copy) is located, so this is a hot path: one binary search
+  // over the line starts and one object, no intermediate spreads.
+  let line = 1;
+  let column = 1;
+  if (offset !== undefined) {
+    const pos = state.lines.linePos(offset);
+    line = pos.line;
+    column = pos.col;
+  }
   // The document itself has no path; an empty document has no node, so it is placed at 1:1.
-  const where: SourceLocation = path === '' ? { file: state.file } : { file: state.file, path };
-  if (offset === undefined) return { ...where, line: 1, column: 1 };
-  const pos = state.lines.linePos(offset);
-  return { ...where, line: pos.line, column: pos.col };
+  return path === '' ? { file, line, column } : { file, path, line, column };
 }
 
 /**
