@@ -51,7 +51,8 @@ export const movingJointNames = (model: RobotModel): string[] =>
     .filter((l) => l.parent !== null && (l.joint.type === 'revolute' || l.joint.type === 'prismatic'))
     .map((l) => l.joint.name);
 
-function compareLast(ours: readonly TransformStamped[], theirs: ReturnType<typeof runKdlPeer>['last']): TfCase['agreement'] {
+/** The last message's transforms of both sides, matched by child frame (q and −q count as equal). */
+export function compareLast(ours: readonly TransformStamped[], theirs: ReturnType<typeof runKdlPeer>['last']): TfCase['agreement'] {
   const byChild = new Map(ours.map((t) => [t.child_frame_id, t]));
   let missing = 0;
   let compared = 0;
