@@ -2,7 +2,7 @@
 // converts on use, so `1e3`, `yes` or `0.10` mean what the key expects), aliases and `<<:` merges
 // resolved, and every node carrying its file, YAML path and line:column for messages.
 import { readFileSync, statSync } from 'node:fs';
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node as YamlAstNode } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node as YamlAstNode } from 'yaml';
 import { ModelLoadError, failAt } from '../model/errors.js';
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
@@ -75,6 +75,31 @@ function locate(state: WalkState, node: YamlAstNode | undefined, path: string): 
 }
 
 /**
+ * Every anchored node in document order (pre-order, keys before values), by anchor name. A plain
+ * recursion: the yaml package's generic `visit` cost as much as the rest of the alias handling.
+ * Depth is bounded by checkNesting before the parser runs.
+ */
+function indexAnchors(node: unknown, index: Map<string, { offset: number; node: unknown }[]>): void {
+  if (node === null || typeof node !== 'object') return;
+  const n = node as YamlAstNode;
+  const anchor = (n as { anchor?: string }).anchor;
+  if (anchor) {
+    const list = index.get(anchor);
+    const entry = { offset: n.range?.[0] ?? 0, node: n };
+    if (list) list.push(entry);
+    else index.set(anchor, [entry]);
+  }
+  if (isMap(n)) {
+    for (const pair of n.items) {
+      indexAnchors(pair.key, index);
+      indexAnchors(pair.value, index);
+    }
+  } else if (isSeq(n)) {
+    for (const item of n.items) indexAnchors(item, index);
+  }
+}
+
+/**
  * The node an alias names: the closest anchor of that name before it (YAML's rule). The yaml
  * package's Alias.resolve walks the whole document per alias, which is quadratic on files with
  * hundreds of aliases (CapsuleTerrain.body), so anchors are indexed once.
@@ -82,16 +107,7 @@ function locate(state: WalkState, node: YamlAstNode | undefined, path: string): 
 function resolveAlias(state: WalkState, alias: { source: string; range?: [number, number, number] | null }): unknown {
   if (!state.anchorIndex) {
     const index = new Map<string, { offset: number; node: unknown }[]>();
-    visit(state.doc, {
-      Node(_key, n) {
-        const anchor = (n as { anchor?: string }).anchor;
-        if (anchor) {
-          const list = index.get(anchor) ?? [];
-          list.push({ offset: n.range?.[0] ?? 0, node: n });
-          index.set(anchor, list);
-        }
-      },
-    });
+    indexAnchors(state.doc.contents, index);
     state.anchorIndex = index;
   }
   const at = alias.range?.[0] ?? Infinity;
