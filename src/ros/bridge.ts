@@ -132,7 +132,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   let stopJointStateTimer: (() => void) | null = null;
   let stopWatch: (() => void) | null = null;
   /** Stamps of joint_states we published ourselves, to tell our own echo from another publisher. */
-  const ownStamps: string[] = [];
+  const ownStamps: Time[] = [];
   let otherJointStatePublisher = false;
   let failedSignature: string | null = null;
 
@@ -215,24 +215,47 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     if (transforms.length > 0) tfPub.publish({ transforms });
   };
 
+  // handleJointState's options change only with the parameters or the served model: made once for each pair.
+  let stateOptions: { for: [Served, BridgeParams]; options: Parameters<typeof handleJointState>[3] } | null = null;
+  const jointStateOptions = (s: Served): Parameters<typeof handleJointState>[3] => {
+    if (stateOptions === null || stateOptions.for[0] !== s || stateOptions.for[1] !== params) {
+      const names = s.jointNames;
+      stateOptions = {
+        for: [s, params],
+        options: {
+          publishFrequency: params.publish_frequency,
+          ignoreTimestamp: params.ignore_timestamp,
+          stampToleranceNs: BigInt(Math.round(params.stamp_tolerance * 1e9)),
+          isKnownJoint: (name) => names.has(name),
+        },
+      };
+    }
+    return stateOptions.options;
+  };
+
   const onJointState = (msg: JointState): void => {
     if (!served) return;
-    const s = served;
-    const result = handleJointState(throttle, msg, nowNs(), {
-      publishFrequency: params.publish_frequency,
-      ignoreTimestamp: params.ignore_timestamp,
-      stampToleranceNs: BigInt(Math.round(params.stamp_tolerance * 1e9)),
-      isKnownJoint: (name) => s.jointNames.has(name),
-    });
+    const result = handleJointState(throttle, msg, nowNs(), jointStateOptions(served));
     for (const issue of result.issues) report(issue);
     if (result.publish) publishTf(result.publish, msg.header.stamp);
   };
 
-  const stampKey = (t: Time | undefined): string => (t ? `${t.sec}.${t.nanosec}` : '');
+  /**
+   * Whether `t` is the stamp of one of our own joint_states messages: equal as `${sec}.${nanosec}` text,
+   * which for numbers (always, on our side) is equality of the numbers — no string per message.
+   */
+  const isOwnStamp = (t: Time | undefined): boolean => {
+    if (!t) return false;
+    const { sec, nanosec } = t as { sec: unknown; nanosec: unknown };
+    const numeric = typeof sec === 'number' && typeof nanosec === 'number';
+    for (const own of ownStamps) {
+      if (numeric ? own.sec === sec && own.nanosec === nanosec : `${own.sec}.${own.nanosec}` === `${String(sec)}.${String(nanosec)}`) return true;
+    }
+    return false;
+  };
 
   const unsubscribe = transport.subscribe<JointState>(Topics.jointStates, MessageType.JointState, sensorDataQoS, (msg) => {
-    const key = stampKey(msg?.header?.stamp);
-    if (ownStamps.includes(key)) return; // our own initial-position message coming back: already handled
+    if (isOwnStamp(msg?.header?.stamp)) return; // our own initial-position message coming back: already handled
     if (!msg || typeof msg !== 'object' || !msg.header?.stamp) {
       report({ key: 'malformed', level: 'warn', message: 'ignored a malformed JointState message' });
       return;
@@ -256,7 +279,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
       velocity: [],
       effort: [],
     };
-    ownStamps.push(stampKey(stamp));
+    ownStamps.push({ sec: stamp.sec, nanosec: stamp.nanosec });
     if (ownStamps.length > 64) ownStamps.shift();
     jointStatePublisher().publish(msg);
     onJointState(msg);

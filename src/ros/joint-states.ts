@@ -141,15 +141,18 @@ export function handleJointState(
   // One warning per message (and the warning throttle makes it one per window), however many names it
   // has; the model's joints are all the throttle below looks at.
   const unknown: string[] = [];
-  for (const name of names) if (!options.isKnownJoint(name)) unknown.push(name);
+  for (let i = 0; i < names.length; i++) if (!options.isKnownJoint(names[i]!)) unknown.push(names[i]!);
   if (unknown.length > 0) issues.push(unknownJointsIssue(unknown));
   if (unknown.length === names.length) return { publish: null, issues };
+  // The usual message names only the model's joints: the loops below then need not ask again.
+  const allKnown = unknown.length === 0;
 
   // A joint never published counts as published at time 0, as in robot_state_publisher.
   let leastRecent = nowNs;
   let oldestCached: bigint | null = null;
-  for (const name of names) {
-    if (!options.isKnownJoint(name)) continue;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    if (!allKnown && !options.isKnownJoint(name)) continue;
     const cached = state.lastPublished.get(name);
     if (cached !== undefined && (oldestCached === null || cached < oldestCached)) oldestCached = cached;
     const t = cached ?? 0n;
@@ -172,16 +175,17 @@ export function handleJointState(
   }
 
   const publish = new Map<string, number>();
-  names.forEach((name, i) => {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
     const q = positions[i]!;
-    if (!options.isKnownJoint(name)) return;
+    if (!allKnown && !options.isKnownJoint(name)) continue;
     if (!Number.isFinite(q)) {
       issues.push({ key: `nonfinite:${name}`, level: 'warn', message: `skipping joint ${loggedName(name)}: position ${String(q).slice(0, 40)} is not finite` });
     } else {
       publish.set(name, q);
     }
     state.lastPublished.set(name, stamp);
-  });
+  }
   return { publish, issues };
 }
 
