@@ -5,7 +5,7 @@ import { type Frame, localPose } from '../kinematics/frames.js';
 import { type JointPositions, jointPose } from '../kinematics/forward.js';
 import { quaternionFromMatrix } from '../model/math.js';
 import type { Pose, RobotModel } from '../model/types.js';
-import type { Time, Transform, TransformStamped } from './messages.js';
+import type { Quaternion, Time, Transform, TransformStamped, Vector3 } from './messages.js';
 
 export function poseToTransform(pose: Pose): Transform {
   const [x, y, z] = pose.translation;
@@ -93,10 +93,20 @@ interface MovingFrame {
   bz: number;
   /** Offset rotation Rb, row-major (prismatic: to place b + Rb·(a·q) exactly as jointPose does). */
   r: Float64Array;
+  /** The prefix the two frame ids below were last made with, and those ids (prefix + parent, prefix + child). */
+  prefix: string;
+  parentId: string;
+  childId: string;
   /** Joint axis a. */
   ax: number;
   ay: number;
   az: number;
+  /**
+   * The part of the transform that never changes, shared (frozen) by every message: the translation b
+   * of a revolute joint, the rotation Rb of a prismatic one. Each object costs a few heap allocations
+   * (V8 boxes double fields), and what a subscriber receives is its own copy either way.
+   */
+  constant: Readonly<Vector3> | Readonly<Quaternion>;
   /** Quaternion of Rb. */
   qx: number;
   qy: number;
@@ -120,11 +130,16 @@ function compileFrame(f: Frame): MovingFrame {
   const unit = Math.abs(ax * ax + ay * ay + az * az - 1) <= UNIT_AXIS_TOLERANCE;
   const kind = link.joint.type === 'prismatic' ? 'prismatic' : link.joint.type === 'revolute' && unit ? 'revolute' : 'general';
   const q = quaternionFromMatrix(rb);
+  const constant = kind === 'prismatic' ? Object.freeze({ x: q.x, y: q.y, z: q.z, w: q.w }) : Object.freeze({ x: b[0], y: b[1], z: b[2] });
   return {
+    constant,
     frame: f,
     parent: f.parent!,
     child: f.name,
     kind,
+    prefix: '',
+    parentId: f.parent!,
+    childId: f.name,
     bx: b[0],
     by: b[1],
     bz: b[2],
@@ -174,12 +189,18 @@ function revoluteRotation(m: MovingFrame, theta: number): { x: number; y: number
 }
 
 function movingTransform(m: MovingFrame, q: number, stamp: Time, prefix: string): TransformStamped {
-  const header = { stamp: { sec: stamp.sec, nanosec: stamp.nanosec }, frame_id: prefix + m.parent };
+  // The prefixed ids are made once per prefix, not once per message.
+  if (m.prefix !== prefix) {
+    m.prefix = prefix;
+    m.parentId = prefix + m.parent;
+    m.childId = prefix + m.child;
+  }
+  const header = { stamp, frame_id: m.parentId };
   if (m.kind === 'revolute') {
     return {
       header,
-      child_frame_id: prefix + m.child,
-      transform: { translation: { x: m.bx, y: m.by, z: m.bz }, rotation: revoluteRotation(m, q) },
+      child_frame_id: m.childId,
+      transform: { translation: m.constant as Vector3, rotation: revoluteRotation(m, q) },
     };
   }
   if (m.kind === 'prismatic') {
@@ -188,18 +209,18 @@ function movingTransform(m: MovingFrame, q: number, stamp: Time, prefix: string)
     const sx = m.ax * q, sy = m.ay * q, sz = m.az * q;
     return {
       header,
-      child_frame_id: prefix + m.child,
+      child_frame_id: m.childId,
       transform: {
         translation: {
           x: m.bx + (r[0]! * sx + r[1]! * sy + r[2]! * sz),
           y: m.by + (r[3]! * sx + r[4]! * sy + r[5]! * sz),
           z: m.bz + (r[6]! * sx + r[7]! * sy + r[8]! * sz),
         },
-        rotation: { x: m.qx, y: m.qy, z: m.qz, w: m.qw },
+        rotation: m.constant as Quaternion,
       },
     };
   }
-  return { header, child_frame_id: prefix + m.child, transform: poseToTransform(jointPose(m.frame.link!, q)) };
+  return { header, child_frame_id: m.childId, transform: poseToTransform(jointPose(m.frame.link!, q)) };
 }
 
 /** /tf for the given joint positions: one transform per moving frame whose joint is named, in the given order. */
@@ -210,10 +231,13 @@ export function movingTransforms(
   prefix: string,
 ): TransformStamped[] {
   const out: TransformStamped[] = [];
+  // One copy of the stamp, shared by the message's transforms (they all carry the same one), so the
+  // caller's object is never aliased.
+  const shared: Time = { sec: stamp.sec, nanosec: stamp.nanosec };
   for (const [joint, q] of positions) {
     const frames = moving.byJoint.get(joint);
     if (frames === undefined) continue;
-    for (let i = 0; i < frames.length; i++) out.push(movingTransform(frames[i]!, q, stamp, prefix));
+    for (let i = 0; i < frames.length; i++) out.push(movingTransform(frames[i]!, q, shared, prefix));
   }
   return out;
 }
