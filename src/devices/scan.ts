@@ -35,6 +35,36 @@ export function laserScan(p: RangeSensorParams, ranges: ArrayLike<number>, heade
   };
 }
 
+interface YawTable {
+  minYaw: number;
+  step: number;
+  cos: Float64Array;
+  sin: Float64Array;
+}
+
+/**
+ * The cosines and sines of a sensor's yaw angles, computed once per scan geometry rather than once per
+ * scan (2 × num_yaw_samples trigonometric calls were a tenth of a 64×2048 conversion). A few geometries
+ * are remembered, matched on the values themselves, so a changed parameter can never meet a stale table.
+ */
+const yawTables: YawTable[] = [];
+const MAX_YAW_TABLES = 8;
+
+function yawTable(minYaw: number, step: number, n: number): YawTable {
+  for (const t of yawTables) if (Object.is(t.minYaw, minYaw) && Object.is(t.step, step) && t.cos.length === n) return t;
+  const cos = new Float64Array(n);
+  const sin = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const yaw = minYaw + i * step;
+    cos[i] = Math.cos(yaw);
+    sin[i] = Math.sin(yaw);
+  }
+  const table = { minYaw, step, cos, sin };
+  if (yawTables.length >= MAX_YAW_TABLES) yawTables.shift();
+  yawTables.push(table);
+  return table;
+}
+
 /**
  * A full RangeSensor sample array (yaw fastest, then pitch) → an organized cloud in the scan frame,
  * num_pitch_samples rows of num_yaw_samples points. Samples without a return (+Inf, Choreonoid's no-return value, or
@@ -46,13 +76,7 @@ export function rangeScanToPointCloud(p: RangeSensorParams, ranges: ArrayLike<nu
   if (ranges.length !== nYaw * nPitch) {
     throw new RangeError(`range sensor has ${nYaw}×${nPitch} samples, got ${ranges.length}`);
   }
-  const cy = new Float64Array(nYaw);
-  const sy = new Float64Array(nYaw);
-  for (let i = 0; i < nYaw; i++) {
-    const yaw = p.min_yaw_angle + i * p.yaw_step;
-    cy[i] = Math.cos(yaw);
-    sy[i] = Math.sin(yaw);
-  }
+  const { cos: cy, sin: sy } = yawTable(p.min_yaw_angle, p.yaw_step, nYaw);
   const buffer = new ArrayBuffer(nYaw * nPitch * 12);
   const out = new Float32Array(buffer);
   const max = p.max_distance;
