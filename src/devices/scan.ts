@@ -5,7 +5,7 @@
 // (cos p·cos y, cos p·sin y, sin p), so LaserScan angles are Choreonoid's yaw angles unchanged.
 import type { Header, LaserScan, PointCloud2 } from '../ros/messages.js';
 import type { RangeSensorParams } from '../model/types.js';
-import { HOST_IS_BIG_ENDIAN, XYZ_FIELDS } from './pointcloud.js';
+import { HOST_IS_BIG_ENDIAN, uninitializedBuffer, XYZ_FIELDS } from './pointcloud.js';
 
 /**
  * A planar scan → LaserScan. The first range is Choreonoid's first sample (the right end at
@@ -77,7 +77,8 @@ export function rangeScanToPointCloud(p: RangeSensorParams, ranges: ArrayLike<nu
     throw new RangeError(`range sensor has ${nYaw}×${nPitch} samples, got ${ranges.length}`);
   }
   const { cos: cy, sin: sy } = yawTable(p.min_yaw_angle, p.yaw_step, nYaw);
-  const buffer = new ArrayBuffer(nYaw * nPitch * 12);
+  // Every point is written below (xyz or NaN).
+  const buffer = uninitializedBuffer(nYaw * nPitch * 12);
   const out = new Float32Array(buffer);
   const max = p.max_distance;
   let dense = true;
