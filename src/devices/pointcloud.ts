@@ -213,7 +213,24 @@ export function rangeCameraFromCloud(
   let dense = true;
   // Separate loops for the organized and unorganized cases and for the colour words keep the
   // per-point work free of loop-invariant branches.
-  if (organized) {
+  if (organized && step === 3 && ox === 0 && oy === 1 && oz === 2 && stride === 3) {
+    // choreonoid_ros's own layout (x, y, z at 0, 4, 8, point_step 12) into xyz: the same loop with the
+    // field offsets as constants and one index for both clouds, about a fifth faster.
+    for (let i = 0, s = 0; i < n; i++, s += 3) {
+      const x = f32[s]!;
+      const y = f32[s + 1]!;
+      const z = f32[s + 2]!;
+      if (z > 0 && z < Infinity && x - x === 0 && y - y === 0) {
+        out[s] = x;
+        out[s + 1] = y;
+        out[s + 2] = z;
+        depth[i] = z;
+      } else {
+        out[s] = out[s + 1] = out[s + 2] = depth[i] = NaN;
+        dense = false;
+      }
+    }
+  } else if (organized) {
     for (let i = 0, s = 0, o = 0; i < n; i++, s += step, o += stride) {
       const x = f32[s + ox]!;
       const y = f32[s + oy]!;
