@@ -196,6 +196,8 @@ export function rangeCameraFromCloud(
   k: Intrinsics,
   header: Header,
   withRgb: boolean,
+  /** Buffers of an earlier output that nobody holds any more (the transport copied it): written over when the sizes match. */
+  reuse?: { points: ArrayBuffer; depth: Float32Array },
 ): RangeCameraOutput {
   const { width: w, height: h } = k;
   const n = layout.count;
@@ -204,11 +206,11 @@ export function rangeCameraFromCloud(
   const stride = rgb ? 4 : 3;
   // Every word of both outputs is written below (points: xyz or NaN, rgb when kept; depth: every
   // pixel when organized, filled with NaN first otherwise).
-  const buffer = uninitializedBuffer(n * stride * 4);
+  const buffer = reuse?.points.byteLength === n * stride * 4 ? reuse.points : uninitializedBuffer(n * stride * 4);
   const out = new Float32Array(buffer);
   const outU32 = rgb ? new Uint32Array(buffer) : undefined;
   const { f32, u32 } = words(input.data);
-  const depth = new Float32Array(uninitializedBuffer(w * h * 4));
+  const depth = reuse?.depth.length === w * h ? reuse.depth : new Float32Array(uninitializedBuffer(w * h * 4));
   const { pointStep: step, x: ox, y: oy, z: oz } = layout;
   let dense = true;
   // Separate loops for the organized and unorganized cases and for the colour words keep the

@@ -72,7 +72,18 @@ const NS_PER_S = 1_000_000_000n;
 export const timeToNs = (t: Time): bigint => BigInt(t.sec) * NS_PER_S + BigInt(t.nanosec);
 export const nsToTime = (ns: bigint): Time => ({ sec: Number(ns / NS_PER_S), nanosec: Number(ns % NS_PER_S) });
 
-export function createMemoryTransport(options: { start?: Time; echoLog?: Logger } = {}): MemoryTransport {
+export function createMemoryTransport(
+  options: {
+    start?: Time;
+    echoLog?: Logger;
+    /**
+     * Record a deep copy of every published message, as a serialising transport (rclnodejs) would send
+     * it, and tell publishers so (Publisher.copiesOnPublish): publishers may then reuse their buffers.
+     */
+    copyOnPublish?: boolean;
+  } = {},
+): MemoryTransport {
+  const copyOnPublish = options.copyOnPublish === true;
   let nowNs = timeToNs(options.start ?? { sec: 1000, nanosec: 0 });
   const published: Publication[] = [];
   const logs: LogRecord[] = [];
@@ -94,8 +105,9 @@ export function createMemoryTransport(options: { start?: Time; echoLog?: Logger 
       topicList.push({ topic, type, qos, direction: 'publish' });
       return {
         topic,
+        copiesOnPublish: copyOnPublish,
         publish(message: T): void {
-          published.push({ topic, type, qos, message, at: nsToTime(nowNs) });
+          published.push({ topic, type, qos, message: copyOnPublish ? structuredClone(message) : message, at: nsToTime(nowNs) });
         },
       };
     },
