@@ -56,6 +56,14 @@ interface WalkState {
   anchorIndex?: Map<string, { offset: number; node: unknown }[]>;
   /** Nodes created while expanding aliases. */
   copiedNodes: number;
+  /** Converted alias targets, for reuse by later aliases of the same node. */
+  copies: Map<unknown, AliasCopy>;
+  /** Deepest level converted so far within the current alias expansion. */
+  deepest: number;
+  /** Alias targets met within the current alias expansion. */
+  reached?: Set<unknown>;
+  /** Times an alias resolved to an imported anchor. */
+  importedUses: number;
 }
 
 function locate(state: WalkState, node: YamlAstNode | undefined, path: string): SourceLocation {
@@ -116,7 +124,94 @@ function resolveAlias(state: WalkState, alias: { source: string; range?: [number
   return found;
 }
 
+/**
+ * An alias's target converted once, for the next aliases of the same node: real files alias one
+ * block hundreds of times (TerrainD.body: 540 copies of one mesh), and converting the YAML nodes again
+ * for each copy was most of their load. A copy is the same tree with the alias's path.
+ */
+interface AliasCopy {
+  node: YNode;
+  /** The path the tree was converted at (every path in it starts with this). */
+  path: string;
+  /** Aliases resolved, nodes copied and levels below the alias while converting it. */
+  aliases: number;
+  nodes: number;
+  depth: number;
+  /** Alias targets met inside it (a copy inside one of them is a cycle). */
+  reached: Set<unknown>;
+}
+
+/** Whether reusing `copy` here gives what converting again would: no limit reached, no cycle. */
+function reusable(state: WalkState, copy: AliasCopy, depth: number): boolean {
+  const { limits } = state;
+  if (depth + copy.depth > limits.maxDepth) return false;
+  if (state.aliases + copy.aliases > limits.maxAliases) return false;
+  if (state.copiedNodes + copy.nodes > limits.maxAliases * 10) return false;
+  for (const t of state.expanding) if (copy.reached.has(t)) return false;
+  return true;
+}
+
+/** Converts an alias's target, and keeps the result for reuse when the conversion had no side effects. */
+function expandAlias(state: WalkState, target: unknown, path: string, depth: number): YNode {
+  const before = {
+    aliases: state.aliases,
+    nodes: state.copiedNodes,
+    warnings: state.warnings.length,
+    anchors: state.anchors.size,
+    imported: state.importedUses,
+    deepest: state.deepest,
+    reached: state.reached,
+  };
+  const reached = new Set<unknown>();
+  state.reached = reached;
+  state.deepest = depth;
+  state.expanding.add(target);
+  let node: YNode;
+  try {
+    node = convert(state, target, path, depth + 1);
+  } finally {
+    state.expanding.delete(target);
+    const deepest = state.deepest;
+    state.deepest = Math.max(before.deepest, deepest);
+    state.reached = before.reached;
+    if (before.reached) for (const t of reached) before.reached.add(t);
+  }
+  // Warnings (duplicate keys) carry the copy's path, anchors are set by first conversion only, and
+  // imported anchors are shared rather than copied: a conversion with any of those is not reused.
+  if (
+    path !== '' &&
+    !state.copies.has(target) &&
+    state.warnings.length === before.warnings &&
+    state.anchors.size === before.anchors &&
+    state.importedUses === before.imported
+  ) {
+    state.copies.set(target, {
+      node,
+      path,
+      aliases: state.aliases - before.aliases,
+      nodes: state.copiedNodes - before.nodes,
+      depth: state.deepest - depth,
+      reached,
+    });
+  }
+  return node;
+}
+
+/** A copy of `node` (converted at path `from`) at path `to`. */
+function relocated(node: YNode, from: string, to: string): YNode {
+  const l = node.loc;
+  const loc: SourceLocation = { file: l.file, path: to + (l.path ?? from).slice(from.length), line: l.line, column: l.column };
+  if (node.kind === 'scalar') {
+    return node.sink === undefined ? { kind: 'scalar', value: node.value, loc } : { kind: 'scalar', value: node.value, loc, sink: node.sink };
+  }
+  if (node.kind === 'seq') return { kind: 'seq', items: node.items.map((item) => relocated(item, from, to)), loc };
+  const entries = new Map<string, YNode>();
+  for (const [key, value] of node.entries) entries.set(key, relocated(value, from, to));
+  return { kind: 'map', entries, loc };
+}
+
 function convert(state: WalkState, node: unknown, path: string, depth: number): YNode {
+  if (depth > state.deepest) state.deepest = depth;
   if (depth > state.limits.maxDepth) {
     failAt(locate(state, node as YamlAstNode, path), `YAML nesting deeper than the limit of ${state.limits.maxDepth} levels`);
   }
@@ -129,16 +224,23 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
     if (!target) {
       // A resource file may use the anchors of the body file that includes it (Choreonoid's importAnchors).
       const imported = state.imported.get(node.source);
-      if (imported) return imported;
+      if (imported) {
+        state.importedUses += 1;
+        return imported;
+      }
       failAt(locate(state, node, path), `undefined YAML alias *${node.source}`);
     }
     if (state.expanding.has(target)) failAt(locate(state, node, path), `alias *${node.source} refers to the node that contains it`);
-    state.expanding.add(target);
-    try {
-      return convert(state, target, path, depth + 1);
-    } finally {
-      state.expanding.delete(target);
+    state.reached?.add(target);
+    const copy = state.copies.get(target);
+    if (copy && path !== '' && reusable(state, copy, depth)) {
+      state.aliases += copy.aliases;
+      state.copiedNodes += copy.nodes;
+      if (depth + copy.depth > state.deepest) state.deepest = depth + copy.depth;
+      if (state.reached) for (const t of copy.reached) state.reached.add(t);
+      return relocated(copy.node, copy.path, path);
     }
+    return expandAlias(state, target, path, depth);
   }
   // Aliases copy their node; nested ones multiply. Bound the copies, not only the alias count, so
   // that a bomb stops long before memory does (maxAliases × 10 nodes in copies).
@@ -358,7 +460,7 @@ export function parseYamlText(
     const pos = lines.linePos(err.pos[0]);
     failAt({ file, line: pos.line, column: pos.col }, `YAML syntax error: ${err.message.split('\n')[0]}`);
   }
-  const state: WalkState = { file, doc, lines, limits, aliases: 0, anchors: new Map(), imported, expanding: new Set(), warnings, copiedNodes: 0 };
+  const state: WalkState = { file, doc, lines, limits, aliases: 0, anchors: new Map(), imported, expanding: new Set(), warnings, copiedNodes: 0, copies: new Map(), deepest: 0, importedUses: 0 };
   let root: YNode;
   try {
     root = convert(state, doc.contents, '', 0);
