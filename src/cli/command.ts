@@ -3,10 +3,23 @@
 // can run commands in-process.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CommandIo } from './urdf.js';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { loadRobotModel } from '../load.js';
+import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
+import type { LoadOptions } from '../model/options.js';
+import type { RobotModel } from '../model/types.js';
 
-export type { CommandIo } from './urdf.js';
-export { processIo } from './urdf.js';
+export interface CommandIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+export const processIo = (): CommandIo => ({
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  env: process.env,
+});
 
 export interface Command {
   name: string;
@@ -37,4 +50,76 @@ export function modelArgument(arg: string): string {
     );
   }
   return join(arg, models[0]!);
+}
+
+type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+export interface ModelCommandArgs<V> {
+  /** The model file (a directory argument resolved to the model in it). */
+  file: string;
+  values: V;
+  packagePath: string[];
+}
+
+type ParsedValues<O extends OptionsConfig> = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof commonOptions & O }>
+>['values'];
+
+/** Options every model command takes. */
+const commonOptions = {
+  'package-path': { type: 'string', multiple: true, default: [] as string[] },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies OptionsConfig;
+
+/**
+ * The argument handling every model command shares: its own options plus --package-path and --help,
+ * exactly one model argument. Returns the parsed values and the model file, or the exit status when the
+ * command is already answered (0 after --help, 2 for bad usage, with the usage printed).
+ */
+export function parseModelCommand<O extends OptionsConfig>(
+  name: string,
+  usage: string,
+  argv: string[],
+  io: CommandIo,
+  options: O,
+): ModelCommandArgs<ParsedValues<O>> | number {
+  const config = { args: argv, allowPositionals: true, options: { ...commonOptions, ...options } } as const;
+  let args: ReturnType<typeof parseArgs<typeof config>>;
+  try {
+    args = parseArgs(config);
+  } catch (e) {
+    io.stderr(`body-bridge ${name}: ${(e as Error).message}\n${usage}`);
+    return 2;
+  }
+  // Inside the generic function the values' type is not resolved yet; callers see it precisely.
+  const common = args.values as { help?: boolean; 'package-path'?: string[] };
+  if (common.help) {
+    io.stdout(usage);
+    return 0;
+  }
+  if (args.positionals.length !== 1) {
+    io.stderr(`body-bridge ${name}: expected exactly one model file\n${usage}`);
+    return 2;
+  }
+  try {
+    return { file: modelArgument(args.positionals[0]!), values: args.values, packagePath: common['package-path'] ?? [] };
+  } catch (e) {
+    io.stderr(`body-bridge ${name}: ${(e as Error).message}\n`);
+    return 2;
+  }
+}
+
+/** Loads the model, printing its warnings; on a load error prints the located diagnostics and returns undefined. */
+export function loadForCommand(file: string, options: LoadOptions, io: CommandIo): RobotModel | undefined {
+  try {
+    const model = loadRobotModel(file, options);
+    for (const w of model.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
+    return model;
+  } catch (e) {
+    if (e instanceof ModelLoadError) {
+      io.stderr(`${e.message}\n`);
+      return undefined;
+    }
+    throw e;
+  }
 }

@@ -1,13 +1,10 @@
 // `body-bridge info <model> [--json] [--package-path DIR]...`: the link tree, joints, mass properties
 // and devices of a model as our loaders read it. JSON follows ../shared/oracle's conventions: SI
 // units, rotations as rows mapping child → parent, and null for "unlimited".
-import { parseArgs } from 'node:util';
 import { deviceFrames } from '../devices/frames.js';
 import { deviceInfo, type DeviceInfo } from '../devices/info.js';
-import { loadRobotModel } from '../load.js';
-import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import type { Device, Link, Mat3, RobotModel, Vec3 } from '../model/types.js';
-import { modelArgument, type Command, type CommandIo } from './command.js';
+import { loadForCommand, parseModelCommand, type Command, type CommandIo } from './command.js';
 
 export const INFO_USAGE = `usage: body-bridge info <model> [--json] [--package-path DIR]...
   --json               {name, root, links[], devices[], extra_joints[]} (SI units, unlimited = null,
@@ -166,48 +163,12 @@ export function infoText(model: RobotModel): string {
 
 /** Exit status: 0 printed, 1 the model could not be loaded, 2 bad usage. */
 export function runInfo(argv: string[], io: CommandIo): number {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        'package-path': { type: 'string', multiple: true, default: [] },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (e) {
-    io.stderr(`body-bridge info: ${(e as Error).message}\n${INFO_USAGE}`);
-    return 2;
-  }
-  if (args.values.help) {
-    io.stdout(INFO_USAGE);
-    return 0;
-  }
-  if (args.positionals.length !== 1) {
-    io.stderr(`body-bridge info: expected exactly one model file\n${INFO_USAGE}`);
-    return 2;
-  }
-  let file: string;
-  try {
-    file = modelArgument(args.positionals[0]!);
-  } catch (e) {
-    io.stderr(`body-bridge info: ${(e as Error).message}\n`);
-    return 2;
-  }
-  try {
-    const model = loadRobotModel(file, { packagePath: args.values['package-path'] });
-    for (const w of model.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
-    io.stdout(args.values.json ? `${JSON.stringify(infoJson(model), null, 2)}\n` : infoText(model));
-    return 0;
-  } catch (e) {
-    if (e instanceof ModelLoadError) {
-      io.stderr(`${e.message}\n`);
-      return 1;
-    }
-    throw e;
-  }
+  const args = parseModelCommand('info', INFO_USAGE, argv, io, { json: { type: 'boolean', default: false } });
+  if (typeof args === 'number') return args;
+  const model = loadForCommand(args.file, { packagePath: args.packagePath }, io);
+  if (model === undefined) return 1;
+  io.stdout(args.values.json ? `${JSON.stringify(infoJson(model), null, 2)}\n` : infoText(model));
+  return 0;
 }
 
 export const infoCommand: Command = { name: 'info', summary: 'the link tree, joints, mass properties and devices of a model', run: runInfo };

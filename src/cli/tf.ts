@@ -1,14 +1,10 @@
 // `body-bridge tf <model> [--joint NAME=VALUE]... [--initial] [--json]`: the pose of every frame
 // (links, devices, optical and scan frames) for given joint values, from the same frame tree the
 // URDF and the node use.
-import { parseArgs } from 'node:util';
 import { type Frame, framePoses, frameTree } from '../kinematics/frames.js';
-import { loadRobotModel } from '../load.js';
-import { ModelLoadError } from '../model/errors.js';
 import { quaternionFromMatrix, rpyFromMatrix } from '../model/math.js';
 import type { Mat3, Pose, RobotModel, Vec3 } from '../model/types.js';
-import { modelArgument } from './command.js';
-import { type CommandIo, processIo } from './urdf.js';
+import { type CommandIo, loadForCommand, parseModelCommand, processIo } from './command.js';
 
 export const TF_USAGE = `usage: body-bridge tf <model> [--joint NAME=VALUE]... [--initial] [--json] [--package-path DIR]...
   --joint NAME=VALUE   joint position in SI units (rad or m); repeatable. Other joints are at 0
@@ -85,45 +81,14 @@ export function tfText(tf: TfJson): string {
 
 /** Exit status: 0 printed, 1 the model could not be loaded, 2 bad usage (including unknown joints). */
 export async function runTf(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        joint: { type: 'string', multiple: true, default: [] },
-        initial: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        'package-path': { type: 'string', multiple: true, default: [] },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (e) {
-    io.stderr(`body-bridge tf: ${(e as Error).message}\n${TF_USAGE}`);
-    return 2;
-  }
-  if (args.values.help) {
-    io.stdout(TF_USAGE);
-    return 0;
-  }
-  if (args.positionals.length !== 1) {
-    io.stderr(`body-bridge tf: expected exactly one model file\n${TF_USAGE}`);
-    return 2;
-  }
-  let file: string;
-  try {
-    file = modelArgument(args.positionals[0]!);
-  } catch (e) {
-    io.stderr(`body-bridge tf: ${(e as Error).message}\n`);
-    return 2;
-  }
-  let model: RobotModel;
-  try {
-    model = loadRobotModel(file, { packagePath: args.values['package-path'], shapes: false });
-  } catch (e) {
-    io.stderr(e instanceof ModelLoadError ? `${e.message}\n` : `body-bridge tf: ${(e as Error).message}\n`);
-    return 1;
-  }
+  const args = parseModelCommand('tf', TF_USAGE, argv, io, {
+    joint: { type: 'string', multiple: true, default: [] },
+    initial: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  });
+  if (typeof args === 'number') return args;
+  const model = loadForCommand(args.file, { packagePath: args.packagePath, shapes: false }, io);
+  if (model === undefined) return 1;
   let q: Map<string, number>;
   try {
     q = jointPositions(model, args.values.joint, args.values.initial);
