@@ -1,5 +1,6 @@
 // Links and devices while a body is being read. Links stay mutable objects until the tree is built
 // because sub-bodies rename them and devices, extra joints and children refer to them by identity.
+import { defaultJoint } from '../model/joint.js';
 import { identity3, identityPose } from '../model/math.js';
 import type { Device, ExtraJoint, Joint, Link, Mat3, Pose, Shape, SourceLocation, Vec3 } from '../model/types.js';
 
@@ -27,20 +28,7 @@ export type ExtraJointDraft = Omit<ExtraJoint, 'link1' | 'link2'> & { link1: Lin
 export function newLinkDraft(source: SourceLocation): LinkDraft {
   return {
     name: '',
-    joint: {
-      type: 'fixed',
-      id: null,
-      axis: [0, 0, 1],
-      lower: -Infinity,
-      upper: Infinity,
-      velocityLower: -Infinity,
-      velocityUpper: Infinity,
-      effortLower: -Infinity,
-      effortUpper: Infinity,
-      initial: 0,
-      rotorInertia: 0,
-      gearRatio: 1,
-    },
+    joint: defaultJoint('', 'fixed'),
     offset: identityPose(),
     mass: 1,
     centerOfMass: [0, 0, 0],
@@ -84,7 +72,7 @@ export function finishLink(l: LinkDraft): Link {
   return {
     name: l.name,
     parent: l.parent ? l.parent.name : null,
-    joint: { name: l.jointName ?? l.name, ...l.joint },
+    joint: { ...l.joint, name: l.jointName ?? l.name },
     offset: l.offset,
     mass: l.mass,
     centerOfMass: l.centerOfMass,

@@ -1,6 +1,7 @@
 // OpenHRP model (Humanoid / Joint / Segment / ExtraJoint / sensor PROTO instances) → RobotModel,
 // with the semantics of Choreonoid's VRMLBodyLoader: link = Joint (named by its DEF), Segments
 // combined into the link's mass properties, sensors placed through the Transforms above them.
+import { defaultJoint } from '../model/joint.js';
 import { basename, extname } from 'node:path';
 import { failAt } from '../model/errors.js';
 import { add, composeAffine, identity3, identityPose, mulMat, scale, transformPoint, transpose } from '../model/math.js';
@@ -127,21 +128,7 @@ function shapeOnlyModel(file: string, nodes: VrmlNode[], st: LoaderState, name: 
   return { name, sourceFile: file, format: 'wrl', root: 'Root', links: [link], devices: [], extraJoints: [], warnings: st.warnings };
 }
 
-const baseJoint = (name: string, type: JointType): Joint => ({
-  name,
-  type,
-  id: null,
-  axis: [0, 0, 0],
-  lower: -Infinity,
-  upper: Infinity,
-  velocityLower: -Infinity,
-  velocityUpper: Infinity,
-  effortLower: -Infinity,
-  effortUpper: Infinity,
-  initial: 0,
-  rotorInertia: 0,
-  gearRatio: 1,
-});
+const baseJoint = (name: string, type: JointType): Joint => defaultJoint(name, type, [0, 0, 0]);
 
 const JOINT_TYPES: Record<string, JointType> = {
   fixed: 'fixed',

@@ -1,24 +1,10 @@
 // Small hand-built RobotModels for the URDF tests: every joint type, every geometry kind, devices.
+import { defaultJoint } from '../../src/model/joint.js';
 import { axisAngle, identity3, mulMat } from '../../src/model/math.js';
 import type { Affine, Device, Geometry, Joint, Link, Mat3, Pose, RobotModel, Shape, Vec3 } from '../../src/model/types.js';
 
 export function joint(name: string, type: Joint['type'], extra: Partial<Joint> = {}): Joint {
-  return {
-    name,
-    type,
-    id: null,
-    axis: [0, 0, 1],
-    lower: -Infinity,
-    upper: Infinity,
-    velocityLower: -Infinity,
-    velocityUpper: Infinity,
-    effortLower: -Infinity,
-    effortUpper: Infinity,
-    initial: 0,
-    rotorInertia: 0,
-    gearRatio: 1,
-    ...extra,
-  };
+  return { ...defaultJoint(name, type), ...extra };
 }
 
 export const pose = (t: Vec3, r: Mat3 = identity3()): Pose => ({ translation: t, rotation: r });
