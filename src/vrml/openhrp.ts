@@ -252,6 +252,9 @@ function readJoint(node: VrmlNode, parentPath: string, parent: Link | null, st: 
     I[2]![1]! += -m * (z * y);
     I[2]![2]! += m * (x * x + y * y);
   }
+  if (![acc.mass, ...acc.com, ...I.flat()].every(Number.isFinite)) {
+    failAt(link.source ?? { file: node.file }, "the Segments' mass properties combine to values too large to represent (not finite)");
+  }
   link.mass = acc.mass;
   link.centerOfMass = acc.com;
   link.inertia = I as Mat3;
@@ -349,6 +352,10 @@ function readSegment(acc: LinkAccumulator, node: VrmlNode, T: Affine, path: stri
   const m = getFloat(node, path, 'mass', 0);
   if (m < 0) failAt(locate(node, path, 'mass'), `Segment mass ${m} is negative (expected a mass ≥ 0)`);
   const c = transformPoint(T, getVec3(node, path, 'centerOfMass', [0, 0, 0]));
+  // Finite inputs can still overflow once combined (m·c, m·c² with m = 1e308): refuse rather than hand NaN to URDF and TF.
+  if (![acc.mass + m, ...c.map((x) => m * x), ...c.map((x) => m * x * x)].every(Number.isFinite)) {
+    failAt(locate(node, path, 'mass'), 'the mass and centerOfMass combine to values too large to represent (not finite)');
+  }
   if (acc.mass + m > 0) acc.com = scale(add(scale(c, m), scale(acc.com, acc.mass)), 1 / (acc.mass + m));
   acc.mass += m;
   acc.segments.push({ c, m });
