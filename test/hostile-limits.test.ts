@@ -53,7 +53,7 @@ describe('raising and lowering limits from the environment reaches the loaders',
     try {
       const dir = caseDir(scratch.root, { 'robot.body': baseBody });
       const file = join(dir, 'robot.body');
-      // Where the error is located is the contract's business (hostile-pending has the file-size case); here: the limit applies.
+      // Where the error is located is the contract's business (hostile-big has the file-size case); here: the limit applies.
       const run = await runCase(lowered, { file, caseDir: join(dir, '..'), urdf: false });
       expect(run.outcome.kind, describeOutcome(run.outcome)).toBe('load-error');
       if (run.outcome.kind === 'load-error') expect(run.outcome.diagnostics[0]?.message).toMatch(/\b1000\b/);

@@ -193,6 +193,12 @@ describe('files referenced by Inline', () => {
 });
 
 describe('fixed findings (issue 8): values and geometry the loader must refuse or report', () => {
+  test('finite but huge Segment mass properties (mass 1e308, centerOfMass z 1e300) → located error, not NaN in the combined inertia', async () => {
+    const text = edit(baseWrl, ['              mass 1.0\n', '              mass 1e308\n'], ['              centerOfMass 0 0 0.2\n', '              centerOfMass 0 0 1e300\n']);
+    const { run, file } = await load(text);
+    expectLocatedError(run, file, { line: lineOf(text, 'mass 1e308') });
+  });
+
   test('1e400 in a translation → located error at that field', async () => {
     const text = edit(baseWrl, ['          translation 0 0 0.1\n', '          translation 0 0 1e400\n']);
     const { run, file } = await load(text);
