@@ -7,27 +7,13 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type LoadRunner, loadedModel, runCase, startLoadRunner } from './support/contract.js';
-import { baseBody, basePartsWrl, baseWrl, caseDir, edit, expectLoads, expectLocatedError, lineOf, scratchRoot } from './hostile/case-kit.js';
+import { describe, expect, test } from 'vitest';
+import { loadedModel } from './support/contract.js';
+import { baseBody, basePartsWrl, baseWrl, edit, expectLoads, expectLocatedError, lineOf, hostileCases } from './hostile/case-kit.js';
 
-let runner: LoadRunner;
-const scratch = scratchRoot('hostile-body');
+const cases = hostileCases('hostile-body');
 
-beforeAll(() => {
-  runner = startLoadRunner({ timeoutMs: 20_000, maxOldSpaceMb: 512 });
-});
-afterAll(() => {
-  runner.close();
-  scratch.dispose();
-});
-
-async function load(text: string | Buffer, extra: Record<string, string | Buffer> = {}) {
-  const dir = caseDir(scratch.root, { 'robot.body': text, ...extra });
-  const file = join(dir, 'robot.body');
-  const run = await runCase(runner, { file, caseDir: join(dir, '..') });
-  return { run, file, dir };
-}
+const load = (text: string | Buffer, extra: Record<string, string | Buffer> = {}) => cases.load('robot.body', { 'robot.body': text, ...extra });
 
 /** A one-triangle binary STL. */
 function binaryStl(): Buffer {
@@ -380,10 +366,9 @@ describe('files referenced by Resource', () => {
 
   test('Resource uri → a directory → located error at the uri', async () => {
     const text = edit(baseBody, ['uri: "parts.wrl"', 'uri: "adir.wrl"']);
-    const dir = caseDir(scratch.root, { 'robot.body': text });
+    const dir = cases.write({ 'robot.body': text });
     mkdirSync(join(dir, 'adir.wrl'));
-    const file = join(dir, 'robot.body');
-    const run = await runCase(runner, { file, caseDir: join(dir, '..') });
+    const { run, file } = await cases.run(dir, 'robot.body');
     expectLocatedError(run, file, { path: /^links\[2\]\.elements\[0\]/, line: lineOf(text, 'adir.wrl') });
   });
 
@@ -404,28 +389,25 @@ describe('files referenced by Resource', () => {
 
   test('Resource uri → a FIFO (a special file that would block a plain read) → located error, no hang', async () => {
     const text = edit(baseBody, ['uri: "parts.wrl"', 'uri: "pipe.wrl"']);
-    const dir = caseDir(scratch.root, { 'robot.body': text });
+    const dir = cases.write({ 'robot.body': text });
     execFileSync('mkfifo', [join(dir, 'pipe.wrl')]);
-    const file = join(dir, 'robot.body');
-    const run = await runCase(runner, { file, caseDir: join(dir, '..'), timeoutMs: 10_000 });
+    const { run, file } = await cases.run(dir, 'robot.body', 10_000);
     expectLocatedError(run, file, { line: lineOf(text, 'pipe.wrl') });
   });
 
   test('Resource uri → a dangling symlink → located error at the uri', async () => {
     const text = edit(baseBody, ['uri: "parts.wrl"', 'uri: "dangling.wrl"']);
-    const dir = caseDir(scratch.root, { 'robot.body': text });
+    const dir = cases.write({ 'robot.body': text });
     symlinkSync(join(dir, 'gone.wrl'), join(dir, 'dangling.wrl'));
-    const file = join(dir, 'robot.body');
-    const run = await runCase(runner, { file, caseDir: join(dir, '..') });
+    const { run, file } = await cases.run(dir, 'robot.body');
     expectLocatedError(run, file, { line: lineOf(text, 'dangling.wrl') });
   });
 
   test('Resource uri → an unreadable file (mode 000; its content is not VRML either, so root gets an error too) → located error', async () => {
     const text = edit(baseBody, ['uri: "parts.wrl"', 'uri: "secret.wrl"']);
-    const dir = caseDir(scratch.root, { 'robot.body': text, 'secret.wrl': 'not vrml at all {{{' });
+    const dir = cases.write({ 'robot.body': text, 'secret.wrl': 'not vrml at all {{{' });
     chmodSync(join(dir, 'secret.wrl'), 0);
-    const file = join(dir, 'robot.body');
-    const run = await runCase(runner, { file, caseDir: join(dir, '..') });
+    const { run, file } = await cases.run(dir, 'robot.body');
     expect(run.violations).toEqual([]);
     expect(run.outcome.kind).toBe('load-error');
   });
@@ -438,9 +420,8 @@ describe('files referenced by Resource', () => {
 
   test('Resource uri → an existing .stl outside the model directory through .. → loads; referenced, never written to', async () => {
     const text = edit(baseBody, ['uri: "parts.wrl"\n        node: GRIPPER', 'uri: "../outside/part.stl"']);
-    const dir = caseDir(scratch.root, { 'robot.body': text, '../outside/part.stl': binaryStl() });
-    const file = join(dir, 'robot.body');
-    const run = await runCase(runner, { file, caseDir: join(dir, '..') });
+    const dir = cases.write({ 'robot.body': text, '../outside/part.stl': binaryStl() });
+    const { run, file } = await cases.run(dir, 'robot.body');
     expectLoads(run);
     const hand = loadedModel(run).links[2];
     expect(hand?.visuals.map((v) => v.geometry.kind)).toEqual(['meshFile']);
@@ -462,11 +443,8 @@ describe('files referenced by Resource', () => {
 
 describe('modelFile wrappers', () => {
   const wrapper = (target: string): string => `modelFile: ${JSON.stringify(target)}\nstandardPose: [ 0, 0 ]\n`;
-  const loadWrapper = async (target: string, extra: Record<string, string | Buffer> = {}) => {
-    const dir = caseDir(scratch.root, { 'robot.yaml': wrapper(target), ...extra });
-    const file = join(dir, 'robot.yaml');
-    return { run: await runCase(runner, { file, caseDir: join(dir, '..') }), file, dir };
-  };
+  const loadWrapper = (target: string, extra: Record<string, string | Buffer> = {}) =>
+    cases.load('robot.yaml', { 'robot.yaml': wrapper(target), ...extra });
 
   test('modelFile → a good .wrl → loads', async () => {
     const { run } = await loadWrapper('arm.wrl', { 'arm.wrl': baseWrl });
@@ -480,10 +458,10 @@ describe('modelFile wrappers', () => {
   });
 
   test('modelFile → a directory → located error at modelFile', async () => {
-    const dir = caseDir(scratch.root, { 'robot.yaml': wrapper('sub.wrl') });
+    const dir = cases.write({ 'robot.yaml': wrapper('sub.wrl') });
     mkdirSync(join(dir, 'sub.wrl'));
-    const file = join(dir, 'robot.yaml');
-    expectLocatedError(await runCase(runner, { file, caseDir: join(dir, '..') }), file, { line: 1 });
+    const { run, file } = await cases.run(dir, 'robot.yaml');
+    expectLocatedError(run, file, { line: 1 });
   });
 
   test('modelFile → the wrapper itself (a cycle) → located error, no hang', async () => {

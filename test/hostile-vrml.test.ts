@@ -3,27 +3,13 @@
 // also goes through the general contract of test/support/contract.ts.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type LoadRunner, loadedModel, runCase, startLoadRunner } from './support/contract.js';
-import { basePartsWrl, baseWrl, caseDir, edit, expectLoads, expectLocatedError, lineOf, scratchRoot } from './hostile/case-kit.js';
+import { describe, expect, test } from 'vitest';
+import { loadedModel } from './support/contract.js';
+import { basePartsWrl, baseWrl, edit, expectLoads, expectLocatedError, lineOf, hostileCases } from './hostile/case-kit.js';
 
-let runner: LoadRunner;
-const scratch = scratchRoot('hostile-vrml');
+const cases = hostileCases('hostile-vrml');
 
-beforeAll(() => {
-  runner = startLoadRunner({ timeoutMs: 20_000, maxOldSpaceMb: 512 });
-});
-afterAll(() => {
-  runner.close();
-  scratch.dispose();
-});
-
-async function load(text: string | Buffer, extra: Record<string, string | Buffer> = {}) {
-  const dir = caseDir(scratch.root, { 'robot.wrl': text, ...extra });
-  const file = join(dir, 'robot.wrl');
-  const run = await runCase(runner, { file, caseDir: join(dir, '..') });
-  return { run, file, dir };
-}
+const load = (text: string | Buffer, extra: Record<string, string | Buffer> = {}) => cases.load('robot.wrl', { 'robot.wrl': text, ...extra });
 
 /** arm.wrl with parts.wrl replaced by `parts`. */
 const loadWithParts = (parts: string) => load(baseWrl, { 'parts.wrl': parts });
@@ -171,10 +157,9 @@ describe('files referenced by Inline', () => {
 
   test('Inline → a directory → located error at the Inline', async () => {
     const text = edit(baseWrl, ['Inline { url "parts.wrl" }', 'Inline { url "sub" }']);
-    const dir = caseDir(scratch.root, { 'robot.wrl': text });
+    const dir = cases.write({ 'robot.wrl': text });
     mkdirSync(join(dir, 'sub'));
-    const file = join(dir, 'robot.wrl');
-    const run = await runCase(runner, { file, caseDir: join(dir, '..') });
+    const { run, file } = await cases.run(dir, 'robot.wrl');
     expectLocatedError(run, file, { line: lineOf(text, 'url "sub"') });
   });
 

@@ -6,9 +6,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Diagnostic } from '../../src/model/types.js';
-import { type CaseRun, describeOutcome } from '../support/contract.js';
+import { type CaseRun, type LoadRunner, describeOutcome, runCase, startLoadRunner } from '../support/contract.js';
 
 export const hostileModels = resolve(dirname(fileURLToPath(import.meta.url)), 'models');
 export const baseBody = readFileSync(join(hostileModels, 'arm.body'), 'utf8');
@@ -112,4 +112,28 @@ export function aliasBomb(): string {
 export function padWithComments(text: string, bytes: number, comment: string): string {
   const line = `${comment} ${'padding '.repeat(12)}\n`;
   return text + line.repeat(Math.ceil((bytes - text.length) / line.length));
+}
+
+/**
+ * The per-file harness of the hostile suites: a bounded load runner and a scratch root for the file's
+ * cases. `write` lays out a case (callers may add special files before running it), `run` loads
+ * `model` from it under the contract, `load` does both.
+ */
+export function hostileCases(label: string) {
+  let runner: LoadRunner | undefined;
+  const scratch = scratchRoot(label);
+  beforeAll(() => {
+    runner = startLoadRunner({ timeoutMs: 20_000, maxOldSpaceMb: 512 });
+  });
+  afterAll(() => {
+    runner?.close();
+    scratch.dispose();
+  });
+  const write = (files: Record<string, string | Buffer>): string => caseDir(scratch.root, files);
+  const run = async (dir: string, model: string, timeoutMs?: number) => {
+    const file = join(dir, model);
+    return { run: await runCase(runner!, { file, caseDir: join(dir, '..'), timeoutMs }), file, dir };
+  };
+  const load = (model: string, files: Record<string, string | Buffer>) => run(write(files), model);
+  return { write, run, load };
 }
