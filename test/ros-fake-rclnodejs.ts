@@ -13,7 +13,7 @@ export function fakeRclnodejs() {
     initArgv: null as string[] | null,
     publishers: [] as { type: string; topic: string; qos: FakeQoS; published: unknown[] }[],
     subscriptions: [] as { type: string; topic: string; options: Record<string, unknown>; callback: (m: unknown) => void; destroyed: boolean }[],
-    timers: [] as { period: bigint; callback: () => void; cancelled: boolean; destroyed: boolean }[],
+    timers: [] as { period: bigint; callback: () => void; clock: FakeClock | null; cancelled: boolean; destroyed: boolean }[],
     logs: [] as string[],
     node: null as FakeNode | null,
   };
@@ -40,6 +40,11 @@ export function fakeRclnodejs() {
   }
   class NodeOptions {
     parameterOverrides: Param[] = [];
+    enableRosout = true;
+  }
+  const ClockType = { SYSTEM_TIME: 2, STEADY_TIME: 3 };
+  class Clock {
+    constructor(readonly clockType = ClockType.SYSTEM_TIME) {}
   }
   class FakeQoS {
     static HistoryPolicy = { RMW_QOS_POLICY_HISTORY_KEEP_LAST: 1 };
@@ -113,8 +118,9 @@ export function fakeRclnodejs() {
     destroySubscription(sub: { destroyed: boolean }): void {
       sub.destroyed = true;
     }
-    createTimer(period: bigint, callback: () => void) {
-      const timer = { period, callback, cancelled: false, destroyed: false, cancel: () => (timer.cancelled = true) };
+    createTimer(period: bigint, callback: () => void, clock: FakeClock | null = null) {
+      // Without a clock rclnodejs times it on the node clock (ROS time, /clock under use_sim_time).
+      const timer = { period, callback, clock, cancelled: false, destroyed: false, cancel: () => (timer.cancelled = true) };
       state.timers.push(timer);
       return timer;
     }
@@ -137,11 +143,14 @@ export function fakeRclnodejs() {
     shutdown: () => calls.push('shutdown'),
     Node: FakeNode,
     NodeOptions,
+    Clock,
+    ClockType,
     Parameter,
     ParameterDescriptor,
     QoS: FakeQoS,
   };
   return { rcl, state, calls };
 }
+type FakeClock = { clockType: number };
 type FakeQoS = { history: number; depth: number; reliability: number; durability: number };
 

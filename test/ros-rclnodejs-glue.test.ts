@@ -15,13 +15,13 @@ import { fakeRclnodejs } from './ros-fake-rclnodejs.js';
 const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-glue-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-async function start(extraArgs: string[] = []) {
+async function start(extraArgs: string[] = [], env: NodeJS.ProcessEnv = { ROS_DISTRO: 'humble' }) {
   const fake = fakeRclnodejs();
   const params = join(scratch, 'params.yaml');
   writeFileSync(params, '/r1/body_bridge:\n  ros__parameters:\n    frame_prefix: r1/\n    publish_frequency: 30\n    ignore_timestamp: true\n');
   const argv = ['node', 'main.js', 'model.body', '--ros-args', '-r', '__ns:=/r1', '--params-file', params, ...extraArgs];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const ros = await startRosNode(fake.rcl as any, argv);
+  const ros = await startRosNode(fake.rcl as any, argv, env);
   return { ...fake, ros, argv };
 }
 
@@ -103,11 +103,26 @@ describe('rclnodejs glue', () => {
 
     const stopTimer = t.timer(100, () => undefined);
     expect(state.timers[0]!.period).toBe(100_000_000n);
+    expect(state.timers[0]!.clock).toBeNull();
     stopTimer();
     expect(state.timers[0]).toMatchObject({ cancelled: true, destroyed: true });
+    // The wall timer gets a steady clock of its own, so a paused /clock does not hold it.
+    const stopWall = t.wallTimer(500, () => undefined);
+    expect(state.timers[1]).toMatchObject({ period: 500_000_000n, clock: { clockType: 3 } });
+    stopWall();
+    expect(state.timers[1]).toMatchObject({ cancelled: true, destroyed: true });
+    const w0 = t.wallNowNs();
+    expect(t.wallNowNs()).toBeGreaterThanOrEqual(w0);
 
     expect(t.now()).toEqual({ sec: 5, nanosec: 7 });
     t.log.warn('careful');
     expect(state.logs).toContain('warn: careful');
+  });
+
+  it('leaves the /rosout publisher to rcl where rcl_node_init creates it (up to Iron), to rclnodejs from Jazzy on', async () => {
+    for (const [distro, rclnodejsRegisters] of [['humble', false], ['iron', false], ['jazzy', true], ['kilted', true], [undefined, true]] as const) {
+      const { state } = await start([], distro ? { ROS_DISTRO: distro } : {});
+      expect(state.node!.options.enableRosout, String(distro)).toBe(rclnodejsRegisters);
+    }
   });
 });

@@ -115,6 +115,34 @@ describe('hot reload of a .body file', () => {
   });
 });
 
+describe('the file watch runs on wall time', () => {
+  it('with the simulation paused (/clock still) an edit reloads; /tf keeps following the robot clock', () => {
+    const file = join(scratch, 'paused.body');
+    write(file, body());
+    const transport = createMemoryTransport();
+    const bridge = startBridge(
+      { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
+      { ...defaultParams(), body_file: file, mesh_dir: join(scratch, 'meshes-paused'), watch_period: 1 },
+    );
+    const robotTime = transport.now();
+    const initialStates = transport.messages('joint_states').length;
+    write(file, body().replace('name: tiny', 'name: edited'));
+    // Ten wall seconds, the node clock standing still: the watch fires, the robot's own timers do not.
+    transport.advanceWall(10_000);
+    expect(transport.now()).toEqual(robotTime);
+    expect(bridge.served()!.model.name).toBe('edited');
+    expect(transport.messages<StringMsg>('robot_description')).toHaveLength(2);
+    expect(transport.messages('joint_states')).toHaveLength(initialStates);
+    // The same edit again under a running clock: both clocks move, both kinds of timer fire.
+    write(file, body().replace('name: tiny', 'name: running'));
+    transport.advance(1000);
+    expect(bridge.served()!.model.name).toBe('running');
+    expect(transport.messages('joint_states').length).toBeGreaterThan(initialStates);
+    bridge.stop();
+    expect(transport.active()).toEqual({ subscriptions: 0, timers: 0 });
+  });
+});
+
 describe('a mesh directory that cannot be written', () => {
   const start = (file: string, meshDir: string) => {
     const transport = createMemoryTransport();

@@ -147,7 +147,8 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   const nowNs = (): bigint => stampNs(transport.now());
 
   const report = (issue: JointStateIssue): void => {
-    const gate = warnGate(issue.key, nowNs());
+    // Log pacing is not about the robot's time: on wall time it also holds while /clock stands still or jumps.
+    const gate = warnGate(issue.key, transport.wallNowNs());
     if (!gate.emit) return;
     const more = gate.suppressed > 0 ? ` (${gate.suppressed} more like this since the last report)` : '';
     log[issue.level](issue.message + more);
@@ -314,7 +315,8 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     stopWatch = null;
     if (!params.watch_body_file || !deps.fileSignature) return;
     const signatureOf = deps.fileSignature;
-    stopWatch = transport.timer(params.watch_period * 1000, () => {
+    // Wall time: an edit must reload while a simulation holds /clock still (use_sim_time).
+    stopWatch = transport.wallTimer(params.watch_period * 1000, () => {
       const file = params.body_file;
       const signature = signatureOf(file);
       if (signature === null) return; // mid-save or deleted: keep serving, look again next tick

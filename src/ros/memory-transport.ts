@@ -1,5 +1,7 @@
 // An in-process Transport: the bridge runs on it unchanged in tests and in the dry run. Time and timers
 // are manual (advance() moves the clock and fires due timers in order), so nothing depends on real sleeps.
+// Wall time is a second manual clock: advance() moves both (a node without sim time), advanceWall() only
+// wall time (a simulation paused on /clock).
 import type { MessageTypeName, Time } from './messages.js';
 import { qosMismatch } from './qos.js';
 import type { Logger, Publisher, QoS, Transport } from './transport.js';
@@ -40,6 +42,8 @@ interface ManualTimer {
   tick: () => void;
   active: boolean;
   order: number;
+  /** On wall time (wallTimer) rather than the node clock. */
+  wall: boolean;
 }
 
 export interface MemoryTransport extends Transport {
@@ -61,8 +65,10 @@ export interface MemoryTransport extends Transport {
   active(): { subscriptions: number; timers: number };
   /** Sets the clock without firing timers (e.g. to simulate a bag replay jumping backwards). */
   setTime(t: Time): void;
-  /** Moves the clock forward by `ms`, firing every timer that falls due, in time order. */
+  /** Moves the node clock and wall time forward by `ms`, firing every timer that falls due, in time order. */
   advance(ms: number): void;
+  /** Moves wall time only (the node clock stands still, as under a paused /clock), firing due wall timers. */
+  advanceWall(ms: number): void;
   /** Forgets recorded publications and logs (topics and subscriptions stay). */
   clear(): void;
 }
@@ -85,6 +91,7 @@ export function createMemoryTransport(
 ): MemoryTransport {
   const copyOnPublish = options.copyOnPublish === true;
   let nowNs = timeToNs(options.start ?? { sec: 1000, nanosec: 0 });
+  let wallNs = nowNs;
   const published: Publication[] = [];
   const logs: LogRecord[] = [];
   const subscriptions: Subscription[] = [];
@@ -95,6 +102,39 @@ export function createMemoryTransport(
   const record = (level: LogRecord['level']) => (message: string) => {
     logs.push({ level, message, at: nsToTime(nowNs) });
     options.echoLog?.[level](message);
+  };
+
+  const addTimer = (periodMs: number, tick: () => void, wall: boolean): (() => void) => {
+    const periodNs = BigInt(Math.max(1, Math.round(periodMs * 1e6)));
+    const timer: ManualTimer = { periodNs, nextNs: (wall ? wallNs : nowNs) + periodNs, tick, active: true, order: timerOrder++, wall };
+    timers.push(timer);
+    return () => {
+      timer.active = false;
+    };
+  };
+
+  /** Moves wall time (and the node clock when `nodeClockMoves`) by `ms`, firing due timers in time order. */
+  const run = (ms: number, nodeClockMoves: boolean): void => {
+    const span = BigInt(Math.round(ms * 1e6));
+    const nodeStart = nowNs;
+    const wallStart = wallNs;
+    // Both clocks move together, so a timer's due time is compared as an offset into this step.
+    const offsetOf = (t: ManualTimer): bigint => t.nextNs - (t.wall ? wallStart : nodeStart);
+    for (;;) {
+      let due: ManualTimer | undefined;
+      for (const t of timers) {
+        if (!t.active || (!t.wall && !nodeClockMoves) || offsetOf(t) > span) continue;
+        if (!due || offsetOf(t) < offsetOf(due) || (offsetOf(t) === offsetOf(due) && t.order < due.order)) due = t;
+      }
+      if (!due) break;
+      const offset = offsetOf(due);
+      if (nodeClockMoves) nowNs = nodeStart + offset;
+      wallNs = wallStart + offset;
+      due.nextNs += due.periodNs;
+      due.tick();
+    }
+    if (nodeClockMoves) nowNs = nodeStart + span;
+    wallNs = wallStart + span;
   };
 
   const transport: MemoryTransport = {
@@ -119,15 +159,10 @@ export function createMemoryTransport(
         sub.active = false;
       };
     },
-    timer(periodMs: number, tick: () => void): () => void {
-      const periodNs = BigInt(Math.max(1, Math.round(periodMs * 1e6)));
-      const timer: ManualTimer = { periodNs, nextNs: nowNs + periodNs, tick, active: true, order: timerOrder++ };
-      timers.push(timer);
-      return () => {
-        timer.active = false;
-      };
-    },
+    timer: (periodMs, tick) => addTimer(periodMs, tick, false),
+    wallTimer: (periodMs, tick) => addTimer(periodMs, tick, true),
     now: () => nsToTime(nowNs),
+    wallNowNs: () => wallNs,
     messages<T>(topic: string): T[] {
       return published.filter((p) => p.topic === topic).map((p) => p.message as T);
     },
@@ -152,21 +187,8 @@ export function createMemoryTransport(
     setTime(t: Time): void {
       nowNs = timeToNs(t);
     },
-    advance(ms: number): void {
-      const end = nowNs + BigInt(Math.round(ms * 1e6));
-      for (;;) {
-        let due: ManualTimer | undefined;
-        for (const t of timers) {
-          if (!t.active || t.nextNs > end) continue;
-          if (!due || t.nextNs < due.nextNs || (t.nextNs === due.nextNs && t.order < due.order)) due = t;
-        }
-        if (!due) break;
-        nowNs = due.nextNs;
-        due.nextNs += due.periodNs;
-        due.tick();
-      }
-      nowNs = end;
-    },
+    advance: (ms) => run(ms, true),
+    advanceWall: (ms) => run(ms, false),
     clear(): void {
       published.length = 0;
       logs.length = 0;

@@ -34,7 +34,7 @@ export interface RunningNode {
 /** Starts the node on an initialised-to-be rclnodejs; the caller spins it. */
 export async function startNode(rcl: Parameters<typeof startRosNode>[0], argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<RunningNode> {
   const positional = parseRosArgs(argv.slice(2), NODE_NAME).rest.find((a) => !a.startsWith('-'));
-  const ros = await startRosNode(rcl, argv);
+  const ros = await startRosNode(rcl, argv, env);
   const initial = { ...ros.initialParams } as Partial<BridgeParams>;
   if (!initial.body_file) {
     // A first look needs no arguments: the command line's file, else the bundled example.

@@ -30,6 +30,15 @@ export async function loadRclnodejs(): Promise<{ rcl: RclModule } | { error: str
   }
 }
 
+/**
+ * Whether rcl_node_init itself creates the node's /rosout publisher, as rcl does up to Iron (from Jazzy
+ * on the client library does). rclnodejs 2.x creates it once more unless its node option enableRosout is
+ * off, and rcl then warns "Publisher already registered for provided node name" at every start.
+ */
+export function rclCreatesRosoutPublisher(distro: string | undefined): boolean {
+  return ['foxy', 'galactic', 'humble', 'iron'].includes((distro ?? '').toLowerCase());
+}
+
 // rcl_interfaces/msg/ParameterType values (stable across ROS 2 distributions).
 const PARAMETER_BOOL = 1;
 const PARAMETER_INTEGER = 2;
@@ -102,7 +111,7 @@ export interface RosNode {
 }
 
 /** rcl init with the process's ROS arguments, the node, its parameters and a Transport over it. */
-export async function startRosNode(rcl: RclModule, argv: readonly string[] = process.argv): Promise<RosNode> {
+export async function startRosNode(rcl: RclModule, argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): Promise<RosNode> {
   // rcl sees the whole command line, so remapping, __ns, __node, --params-file and --log-level apply.
   await rcl.init(undefined, [...argv]);
   // main.ts stops the bridge before shutting rcl down.
@@ -114,6 +123,8 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
   options.parameterOverrides = [...overrides]
     .map(([name, value]) => toParameter(rcl, name, value))
     .filter((p): p is Rcl.Parameter => p !== null);
+  // One /rosout publisher per node: where rcl made it already, rclnodejs must not register a second.
+  options.enableRosout = !rclCreatesRosoutPublisher(env.ROS_DISTRO);
   const node = new rcl.Node(NODE_NAME, '', undefined, options);
   const logger = node.getLogger();
   const expected = fullyQualifiedName(args.namespace, args.name);
@@ -189,6 +200,15 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
         node.destroyTimer(timer);
       };
     },
+    wallTimer(periodMs: number, tick: () => void): () => void {
+      // rclcpp's create_wall_timer: a steady clock, deaf to /clock.
+      const timer = node.createTimer(BigInt(Math.max(1, Math.round(periodMs * 1e6))), () => tick(), new rcl.Clock(rcl.ClockType.STEADY_TIME));
+      return () => {
+        timer.cancel();
+        node.destroyTimer(timer);
+      };
+    },
+    wallNowNs: () => process.hrtime.bigint(),
     now(): Time {
       const { seconds, nanoseconds } = node.now().secondsAndNanoseconds;
       return { sec: Number(seconds), nanosec: Number(nanoseconds) };

@@ -40,6 +40,13 @@ export interface Transport {
   subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void;
   /** Calls `tick` every `periodMs` until the returned function is called. */
   timer(periodMs: number, tick: () => void): () => void;
+  /**
+   * Like timer(), on wall (steady) time: for work that is not about the robot's time, such as watching
+   * the body file, which must go on while a simulation holds /clock still.
+   */
+  wallTimer(periodMs: number, tick: () => void): () => void;
+  /** Wall (steady) time in nanoseconds, for pacing what is not about the robot's time (log throttling). */
+  wallNowNs(): bigint;
   /** The node's clock (ROS time when use_sim_time is set). */
   now(): Time;
   readonly log: Logger;
