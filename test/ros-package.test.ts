@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { startupMode } from '../src/ros/dry-run.js';
 import { paramSpecs } from '../src/ros/params.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 
@@ -195,8 +196,20 @@ describe('dry run without ROS 2', () => {
     expect(existsSync(join(scratch, 'meshes')), 'a dry run writes no mesh files').toBe(false);
   });
 
+  it('starts on ROS 2 only when rclnodejs loads; a sourced ROS 2 without it is an error, not a dry run', () => {
+    expect(startupMode({ rosUnavailable: null, rclnodejsError: null, dryRunAsked: false })).toEqual({ mode: 'ros' });
+    expect(startupMode({ rosUnavailable: 'ROS 2 is not sourced', rclnodejsError: null, dryRunAsked: false })).toEqual({ mode: 'dry-run', why: 'ROS 2 is not sourced' });
+    expect(startupMode({ rosUnavailable: null, rclnodejsError: null, dryRunAsked: true })).toMatchObject({ mode: 'dry-run', why: expect.stringContaining('--dry-run') });
+    const failed = startupMode({ rosUnavailable: null, rclnodejsError: 'rclnodejs cannot be loaded: no such module', dryRunAsked: false });
+    expect(failed.mode).toBe('error');
+    const message = (failed as { message: string }).message;
+    expect(message).toContain('rclnodejs cannot be loaded: no such module');
+    expect(message).toContain('colcon build --packages-select body_bridge');
+    expect(message).toContain('--dry-run');
+  });
+
   // Where rclnodejs is built, a sourced ROS 2 starts the real node instead (test/ros-live.test.ts).
-  it.skipIf(existsSync(join(projectRoot, 'node_modules', 'rclnodejs')))('says why when ROS 2 is sourced but rclnodejs cannot be loaded, and still reports', () => {
+  it.skipIf(existsSync(join(projectRoot, 'node_modules', 'rclnodejs')))('with ROS 2 sourced but rclnodejs missing: exits 1 saying why and what to do, and prints no dry run', () => {
     requireBuild();
     requireShared();
     const model = join(corpusDir, 'choreonoid-legacy-wrl/share/model/misc/box1.wrl');
@@ -205,8 +218,24 @@ describe('dry run without ROS 2', () => {
       env: { ...withoutRos(), AMENT_PREFIX_PATH: join(scratch, 'no-ros'), NODE_PATH: '' },
       cwd: scratch,
     });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/ROS 2 is sourced, but rclnodejs cannot be loaded/);
+    expect(r.stderr).toContain('--dry-run');
+    expect(r.stdout).not.toMatch(/publishes/);
+  });
+
+  it('--dry-run with ROS 2 sourced prints the dry run and exits 0', () => {
+    requireBuild();
+    requireShared();
+    const model = join(corpusDir, 'choreonoid-legacy-wrl/share/model/misc/box1.wrl');
+    const r = spawnSync(process.execPath, [mainJs, model, '--dry-run'], {
+      encoding: 'utf8',
+      env: { ...withoutRos(), AMENT_PREFIX_PATH: join(scratch, 'no-ros') },
+      cwd: scratch,
+    });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/rclnodejs cannot be loaded/);
+    expect(r.stdout).toContain('a dry run was asked for (--dry-run)');
+    expect(r.stdout).toMatch(/publishes\s+robot_description/);
   });
 
   it('`npm start` with no model runs the dry run on the bundled example in models/', () => {

@@ -19,6 +19,28 @@ export const fileSignature = (file: string): string | null => {
   }
 };
 
+export type StartupMode = { mode: 'ros' } | { mode: 'dry-run'; why: string } | { mode: 'error'; message: string };
+
+/**
+ * How the node starts: on ROS 2 when it is sourced and rclnodejs loads; as a dry run where ROS 2 is not
+ * sourced or one is asked for (--dry-run); and with an error where ROS 2 is sourced but rclnodejs cannot be
+ * loaded, since a dry run there would look like a node that ran.
+ */
+export function startupMode(s: { rosUnavailable: string | null; rclnodejsError: string | null; dryRunAsked: boolean }): StartupMode {
+  if (s.dryRunAsked) return { mode: 'dry-run', why: s.rosUnavailable ?? 'a dry run was asked for (--dry-run)' };
+  if (s.rosUnavailable !== null) return { mode: 'dry-run', why: s.rosUnavailable };
+  if (s.rclnodejsError === null) return { mode: 'ros' };
+  return {
+    mode: 'error',
+    message:
+      `body_bridge: ROS 2 is sourced, but ${s.rclnodejsError}.\n` +
+      'rclnodejs compiles its native module against the ROS 2 that is sourced while it installs: rebuild body_bridge with ' +
+      'ROS 2 sourced (colcon build --packages-select body_bridge, or npm ci in a source checkout) and read rclnodejs\'s ' +
+      'build output there (docs/ros.md, "Install with colcon").\n' +
+      'To see what the node would publish without ROS 2, run it with --dry-run.',
+  };
+}
+
 const qosText = (q: QoS): string => `${q.reliability}, ${q.durability}, depth ${q.depth}`;
 
 function urdfSummary(xml: string): string {

@@ -3,16 +3,17 @@
 // loadable rclnodejs it serves the model; otherwise it runs the same bridge in memory as a dry run,
 // prints what it would publish and says why ROS 2 was not used.
 import { resolve } from 'node:path';
-import { dryRun } from './dry-run.js';
+import { dryRun, startupMode } from './dry-run.js';
 import { bundledExample, startNode } from './node.js';
 import { type BridgeParams, paramSpecs } from './params.js';
 import { loadRclnodejs, NODE_NAME, rosUnavailableReason } from './rclnodejs-transport.js';
 import { parameterOverrides, parseRosArgs } from './ros-args.js';
 
-const USAGE = `usage: body_bridge [BODY_FILE] [--ros-args -p body_file:=FILE -p NAME:=VALUE ... --params-file FILE]
+const USAGE = `usage: body_bridge [BODY_FILE] [--dry-run] [--ros-args -p body_file:=FILE -p NAME:=VALUE ... --params-file FILE]
 
 Publishes robot_description, /tf and /tf_static for a Choreonoid .body/.yaml or OpenHRP .wrl model
-(robot_state_publisher's behaviour) and relays its sensors. Without a sourced ROS 2 it prints a dry run.
+(robot_state_publisher's behaviour) and relays its sensors. Without a sourced ROS 2, or with --dry-run,
+it prints a dry run: what it would publish. With ROS 2 sourced but rclnodejs not built for it, it fails.
 Parameters:
 ${paramSpecs.map((s) => `  ${s.name} (${s.kind}, default ${JSON.stringify(s.default)}): ${s.description}`).join('\n')}`;
 
@@ -24,11 +25,17 @@ async function main(argv: string[]): Promise<number> {
   }
   const positional = args.rest.find((a) => !a.startsWith('-'));
 
-  let why = rosUnavailableReason();
-  const loaded = why === null ? await loadRclnodejs() : null;
-  if (loaded && 'error' in loaded) why = `${loaded.error} (ROS 2 is sourced, but rclnodejs is not built for it: run npm ci with ROS 2 sourced)`;
+  const rosUnavailable = rosUnavailableReason();
+  const dryRunAsked = args.rest.includes('--dry-run');
+  const loaded = rosUnavailable === null && !dryRunAsked ? await loadRclnodejs() : null;
+  const start = startupMode({ rosUnavailable, rclnodejsError: loaded && 'error' in loaded ? loaded.error : null, dryRunAsked });
+  if (start.mode === 'error') {
+    console.error(start.message);
+    return 1;
+  }
 
-  if (!loaded || 'error' in loaded) {
+  if (start.mode === 'dry-run' || !loaded || 'error' in loaded) {
+    const why = start.mode === 'dry-run' ? start.why : null;
     const overrides = Object.fromEntries(parameterOverrides(args)) as Partial<BridgeParams>;
     const bodyFile = overrides.body_file || positional || bundledExample();
     if (!bodyFile) {
