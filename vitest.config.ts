@@ -7,6 +7,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Each run works in a temporary directory of its own and fails if a test leaves anything there.
+    globalSetup: ['test/support/temp-guard.ts'],
     reporters: ['default', summaryReporter],
   },
 });

@@ -1,8 +1,8 @@
 // Helpers for the VRML tests: small models written to a fresh temporary directory.
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { ModelLoadError } from '../src/model/errors.js';
 import type { Diagnostic, Vec3 } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
@@ -15,9 +15,16 @@ export const openHrpProtos = (): string => readFileSync(join(vrmlModelsDir, 'pro
 /** Lines the PROTO prefix takes, to turn a line of a model body into a line of the file. */
 export const protoLines = (): number => openHrpProtos().split('\n').length - 1;
 
+/** Directories writeFiles made for the test file that imports this module, removed after its tests. */
+const written: string[] = [];
+afterAll(() => {
+  for (const dir of written.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** Writes `files` (relative name → text) into a new temporary directory; returns its path. */
 export function writeFiles(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'vrml-test-'));
+  written.push(dir);
   for (const [name, text] of Object.entries(files)) {
     const path = join(dir, name);
     mkdirSync(dirname(path), { recursive: true });
