@@ -174,6 +174,58 @@ print(json.dumps(out))`;
   });
 });
 
+describe('rclnodejs built from source by colcon, non-interactively', () => {
+  it("rclnodejs's `npx rimraf` finds rimraf in this package, so a non-interactive npm ci neither asks nor cancels", () => {
+    // rclnodejs 2.2 builds from source (where it has no prebuilt binary) with `npm run clean`, which runs
+    // `npx rimraf ./generated` inside node_modules/rclnodejs. Stand in for that package and run the same
+    // command with npx told never to install anything: it must find rimraf from there.
+    const dev = (JSON.parse(read('package.json')) as { devDependencies: Record<string, string> }).devDependencies;
+    expect(dev.rimraf).toBeDefined();
+    const nested = join(projectRoot, 'build', `npx-check-${process.pid}`, 'node_modules', 'rclnodejs-like');
+    const target = join(scratch, 'generated');
+    mkdirSync(nested, { recursive: true });
+    mkdirSync(join(target, 'deep'), { recursive: true });
+    try {
+      writeFileSync(join(nested, 'package.json'), '{"name":"rclnodejs-like","version":"1.0.0"}\n');
+      const r = spawnSync('npx', ['rimraf', target], {
+        cwd: nested,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, npm_config_yes: 'false', npm_config_offline: 'true' },
+      });
+      expect(r.stderr).not.toMatch(/canceled/);
+      expect(r.status, r.stderr).toBe(0);
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      rmSync(join(projectRoot, 'build', `npx-check-${process.pid}`), { recursive: true, force: true });
+    }
+  });
+
+  it('CMake refuses to configure without ROS_DISTRO (rclnodejs needs it), saying what to source', () => {
+    const env = withoutRos();
+    delete env.ROS_DISTRO;
+    const r = spawnSync('cmake', ['-S', projectRoot, '-B', join(scratch, 'cmake-no-distro'), `-DPython3_EXECUTABLE=${SYSTEM_PYTHON}`], { encoding: 'utf8', env });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/ROS_DISTRO is not set/);
+    expect(r.stderr).toMatch(/setup\.bash/);
+  });
+
+  it("after npm ci, a missing rclnodejs fails the build pointing at rclnodejs's own output and what it needs", () => {
+    const app = join(scratch, 'app-without-rclnodejs');
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, 'package.json'), '{"name":"app","version":"1.0.0"}\n');
+    const r = spawnSync(process.execPath, [join(projectRoot, 'scripts', 'check-rclnodejs.mjs')], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...withoutRos(), ROS_DISTRO: 'humble' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('rclnodejs did not build against this ROS 2 (ROS_DISTRO=humble');
+    expect(r.stderr).toContain('rclnodejs is not installed');
+    expect(r.stderr).toMatch(/own build output is above/);
+  });
+});
+
 describe('dry run without ROS 2', () => {
   it('prints topics with types and QoS, static and moving frames and a URDF summary, and exits 0', () => {
     requireBuild();
