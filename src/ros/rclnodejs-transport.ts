@@ -170,6 +170,9 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
   // The device relay asks for its publishers again after every reload; one rclnodejs publisher per
   // topic, type and QoS serves them all instead of piling up publishers on the graph.
   const publishers = new Map<string, Rcl.Publisher<MessageTypeName>>();
+  // rclcpp's create_wall_timer clock: steady, deaf to /clock. Held here for the node's life, since the
+  // native timer uses it but does not keep the JavaScript object (and its rcl clock) from being collected.
+  const steadyClock = new rcl.Clock(rcl.ClockType.STEADY_TIME);
   const transport: Transport = {
     publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T> {
       const key = JSON.stringify([topic, type, qos]);
@@ -201,8 +204,7 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
       };
     },
     wallTimer(periodMs: number, tick: () => void): () => void {
-      // rclcpp's create_wall_timer: a steady clock, deaf to /clock.
-      const timer = node.createTimer(BigInt(Math.max(1, Math.round(periodMs * 1e6))), () => tick(), new rcl.Clock(rcl.ClockType.STEADY_TIME));
+      const timer = node.createTimer(BigInt(Math.max(1, Math.round(periodMs * 1e6))), () => tick(), steadyClock);
       return () => {
         timer.cancel();
         node.destroyTimer(timer);
