@@ -395,9 +395,17 @@ describe.skipIf(skipReason !== null)('body_bridge on a live ROS 2 graph', () => 
     expect(build.stdout).toMatch(/rclnodejs loads against ROS 2/);
     const NS = `${tag}_launch`;
     const descriptions = collect('std_msgs/msg/String', `/${NS}/robot_description`, latched());
-    const launch = start('bash', ['-c', `source ${join(ws, 'install', 'setup.bash')} && exec ros2 launch body_bridge bridge.launch.py body_file:=${tank} namespace:=${NS} frame_prefix:=${NS}/`]);
+    // launch_ros leaves its generated parameter files (launch_params_*) in TMPDIR: give it the scratch directory.
+    const launchTmp = join(scratch, 'launch-tmp');
+    mkdirSync(launchTmp);
+    // No body_file: the installed package serves its bundled example from share/body_bridge/models.
+    const launch = start('bash', ['-c', `source ${join(ws, 'install', 'setup.bash')} && exec ros2 launch body_bridge bridge.launch.py namespace:=${NS} frame_prefix:=${NS}/`], {
+      ...process.env,
+      TMPDIR: launchTmp,
+    });
     const xml: string = await waitFor('robot_description from the launched node', 60_000, () => descriptions[0]?.data, launch.output);
-    expect(xml).toContain('<robot name="Tank"');
+    expect(xml).toContain('<robot name="SampleArm"');
+    expect(launch.output()).toContain(join(ws, 'install', 'body_bridge', 'share', 'body_bridge', 'models', 'sample_arm.body'));
     expect(launch.output()).not.toMatch(/\[(WARN|ERROR)\]/);
   });
 });
