@@ -96,7 +96,10 @@ describe.skipIf(skipReason !== null)('body_bridge on a live ROS 2 graph', () => 
     if (!existsSync(mainJs)) throw new Error('run npm run build first');
     rcl = (loaded as { rcl: Any }).rcl;
     await rcl.init(undefined, ['node', 'test']);
-    node = new rcl.Node(`body_bridge_live_test_${process.pid}`);
+    // The observer needs no /rosout of its own; on Humble rcl would register it twice and warn.
+    const observerOptions = new rcl.NodeOptions();
+    observerOptions.enableRosout = false;
+    node = new rcl.Node(`body_bridge_live_test_${process.pid}`, '', undefined, observerOptions);
     node.spin();
   });
 
