@@ -63,7 +63,10 @@ export interface MemoryTransport extends Transport {
   topics(): TopicInfo[];
   /** Number of active subscriptions and timers (to check that stop functions release everything). */
   active(): { subscriptions: number; timers: number };
-  /** Sets the clock without firing timers (e.g. to simulate a bag replay jumping backwards). */
+  /**
+   * Sets the node clock without firing timers (e.g. to simulate a bag replay jumping backwards). Wall time
+   * follows forward moves, as it does for a node without sim time, and never goes back.
+   */
   setTime(t: Time): void;
   /** Moves the node clock and wall time forward by `ms`, firing every timer that falls due, in time order. */
   advance(ms: number): void;
@@ -185,7 +188,9 @@ export function createMemoryTransport(
       timers: timers.filter((t) => t.active).length,
     }),
     setTime(t: Time): void {
-      nowNs = timeToNs(t);
+      const ns = timeToNs(t);
+      if (ns > nowNs) wallNs += ns - nowNs;
+      nowNs = ns;
     },
     advance: (ms) => run(ms, true),
     advanceWall: (ms) => run(ms, false),
