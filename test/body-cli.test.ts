@@ -54,7 +54,7 @@ describe('check', () => {
     const r = await run('check', file);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`^${file}:4:28: warning: node type "WarpDrive" .*\\(at links\\[0\\]\\.elements\\[0\\]\\)\\n$`));
-    expect(r.stdout).toMatch(/ok: 1 links, 0 joints, 0 devices, 1 warning\n$/);
+    expect(r.stdout).toMatch(/ok: 1 link, 0 joints, 0 devices, 1 warning\n$/);
   });
 
   test('a bad model: exit 1 with file:line:column: error: message (at path)', async () => {

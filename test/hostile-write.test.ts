@@ -53,7 +53,7 @@ describe('writeUrdf', () => {
     expect([...listFiles(root).keys()].filter((f) => !before.has(f))).toEqual([]);
   });
 
-  test.each(['../escape.stl', '/tmp/absolute.stl', 'sub/dir.stl', '..', '.', ''])('a tampered mesh name %j is refused and nothing is written outside the mesh dir', async (name) => {
+  test.each(['../escape.stl', '/tmp/absolute.stl', 'sub/../../escape.stl', 'sub//x.stl', 'sub\\..\\x.stl', '..', '.', ''])('a tampered mesh name %j is refused and nothing is written outside the mesh dir', async (name) => {
     const dir = fresh(`tampered-${createHash('md5').update(name).digest('hex').slice(0, 8)}`);
     const meshDir = join(dir, 'a', 'meshes');
     const result = toUrdf(model, { meshDir });

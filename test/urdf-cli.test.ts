@@ -32,8 +32,10 @@ describe('body-bridge urdf', () => {
     const doc = parseXml(r.stdout);
     expect(doc.attributes.name).toBe('SimpleTank');
     expect(childrenNamed(doc, 'link').map((l) => l.attributes.name)).toEqual(
-      expect.arrayContaining(['CHASSIS', 'TURRET_Y', 'TURRET_P', 'TRACK_L', 'TRACK_R', 'Camera', 'Camera_optical_frame', 'Light']),
+      expect.arrayContaining(['CHASSIS', 'TURRET_Y_link', 'TURRET_P_link', 'TRACK_L_link', 'TRACK_R_link', 'Camera', 'Camera_optical_frame', 'Light']),
     );
+    // Joints keep Choreonoid's names (what joint_states carry); only links named like a joint are renamed.
+    expect(childrenNamed(doc, 'joint').map((j) => j.attributes.name)).toEqual(expect.arrayContaining(['TURRET_Y', 'TURRET_P']));
     const meshUris = childrenNamed(doc, 'link').flatMap((l) => [...childrenNamed(l, 'visual'), ...childrenNamed(l, 'collision')])
       .map((v) => child(child(v, 'geometry')!, 'mesh')?.attributes.filename)
       .filter((f): f is string => f !== undefined);

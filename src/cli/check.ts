@@ -6,6 +6,8 @@ export const CHECK_USAGE = `usage: body-bridge check <model> [--package-path DIR
   exit status 0 when the model loads (warnings are printed), 1 with the located errors when it does not
 `;
 
+const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 export function runCheck(argv: string[], io: CommandIo): number {
   const args = parseModelCommand('check', CHECK_USAGE, argv, io, {});
   if (typeof args === 'number') return args;
@@ -14,7 +16,7 @@ export function runCheck(argv: string[], io: CommandIo): number {
   const joints = model.links.filter((l) => l.joint.type === 'revolute' || l.joint.type === 'prismatic').length;
   const warnings = model.warnings.length;
   io.stdout(
-    `${args.file}: ok: ${model.links.length} links, ${joints} joints, ${model.devices.length} devices` +
+    `${args.file}: ok: ${count(model.links.length, 'link')}, ${count(joints, 'joint')}, ${count(model.devices.length, 'device')}` +
       `${warnings > 0 ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}\n`,
   );
   return 0;

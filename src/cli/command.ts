@@ -7,6 +7,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { loadRobotModel } from '../load.js';
 import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import type { LoadOptions } from '../model/options.js';
+import { LINK_NAMINGS, type LinkNaming, ROOT_INERTIAS, type RootInertia, type RosConventions } from '../model/ros-conventions.js';
 import type { RobotModel } from '../model/types.js';
 
 export interface CommandIo {
@@ -122,4 +123,29 @@ export function loadForCommand(file: string, options: LoadOptions, io: CommandIo
     }
     throw e;
   }
+}
+
+/** Options of the commands that show the model as ROS sees it (urdf, tf): see src/model/ros-conventions.ts. */
+export const conventionOptions = {
+  'link-names': { type: 'string', default: 'distinct' },
+  'root-inertia': { type: 'string', default: 'child' },
+} satisfies OptionsConfig;
+
+export const CONVENTION_USAGE = `  --link-names RULE     distinct (default): a link named like a joint becomes <name>_link (SDFormat/Gazebo
+                       reject the clash; joint names, and so joint_states, stay); model: Choreonoid's names
+  --root-inertia WHERE  child (default): the root link's mass moves to a fixed child <root>_inertia (kdl_parser
+                       ignores a root link's inertia); root: left on the root link
+`;
+
+/** The conventions the options name; throws RangeError (a usage error) for an unknown value. */
+export function conventionsOf(values: { 'link-names'?: string; 'root-inertia'?: string }, worldFrame = ''): RosConventions {
+  const linkNames = values['link-names'] ?? 'distinct';
+  const rootInertia = values['root-inertia'] ?? 'child';
+  if (!(LINK_NAMINGS as readonly string[]).includes(linkNames)) {
+    throw new RangeError(`--link-names ${linkNames}: expected one of ${LINK_NAMINGS.join(', ')}`);
+  }
+  if (!(ROOT_INERTIAS as readonly string[]).includes(rootInertia)) {
+    throw new RangeError(`--root-inertia ${rootInertia}: expected one of ${ROOT_INERTIAS.join(', ')}`);
+  }
+  return { linkNames: linkNames as LinkNaming, rootInertia: rootInertia as RootInertia, worldFrame };
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `body-bridge <command> ...`: the dispatcher. A command is one entry in COMMANDS (one file each).
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { checkCommand } from './check.js';
 import { processIo, type Command, type CommandIo } from './command.js';
@@ -15,10 +15,15 @@ export const COMMANDS: readonly Command[] = [
   { name: 'tf', summary: 'the pose of every frame for given joint values', run: runTf },
 ];
 
+/** The version in package.json, two folders up from this file in src/ and in dist/ alike. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 export function usage(commands: readonly Command[] = COMMANDS): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return (
-    'usage: body-bridge <command> [options]   (body-bridge <command> --help for its options)\n' +
+    'usage: body-bridge <command> [options]   (body-bridge <command> --help for its options; --version)\n' +
     commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n') +
     '\n'
   );
@@ -30,6 +35,10 @@ export async function runCli(argv: string[], io: CommandIo, commands: readonly C
   if (name === undefined) {
     io.stderr(usage(commands));
     return 2;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout(`body-bridge ${packageVersion()}\n`);
+    return 0;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout(usage(commands));

@@ -3,15 +3,17 @@
 // URDF and the node use.
 import { type Frame, framePoses, frameTree } from '../kinematics/frames.js';
 import { quaternionFromMatrix, rpyFromMatrix } from '../model/math.js';
+import { applyRosConventions } from '../model/ros-conventions.js';
 import type { Mat3, Pose, RobotModel, Vec3 } from '../model/types.js';
-import { type CommandIo, loadForCommand, parseModelCommand, processIo } from './command.js';
+import { CONVENTION_USAGE, type CommandIo, conventionOptions, conventionsOf, loadForCommand, parseModelCommand, processIo } from './command.js';
 
 export const TF_USAGE = `usage: body-bridge tf <model> [--joint NAME=VALUE]... [--initial] [--json] [--package-path DIR]...
   --joint NAME=VALUE   joint position in SI units (rad or m); repeatable. Other joints are at 0
   --initial            other joints at their initial positions instead of 0
   --json               {root, frames: [{name, parent, local: {xyz, rotation}, root: {xyz, rotation}}]};
                        rotation is a 3x3 matrix as rows, child -> parent; root = pose in the root link's frame
-`;
+  --world-frame NAME   as for \`urdf\` (only changes which frames the conventions below add)
+${CONVENTION_USAGE}`;
 
 export interface TfFrameJson {
   name: string;
@@ -79,16 +81,40 @@ export function tfText(tf: TfJson): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Warnings for values outside a joint's range: used as given (robot_state_publisher does not clamp either). */
+export function outOfRange(model: RobotModel, q: ReadonlyMap<string, number>, assigned: readonly string[]): string[] {
+  const named = new Set(assigned.map((a) => (a.lastIndexOf('=') < 0 ? a : a.slice(0, a.lastIndexOf('=')))));
+  const out: string[] = [];
+  for (const l of model.links) {
+    const v = q.get(l.joint.name);
+    if (l.parent === null || v === undefined || !named.has(l.joint.name)) continue;
+    if (v < l.joint.lower || v > l.joint.upper) {
+      out.push(`--joint ${l.joint.name}=${v} is outside the joint's range [${l.joint.lower}, ${l.joint.upper}]; used as given`);
+    }
+  }
+  return out;
+}
+
 /** Exit status: 0 printed, 1 the model could not be loaded, 2 bad usage (including unknown joints). */
 export async function runTf(argv: string[], io: CommandIo = processIo()): Promise<number> {
   const args = parseModelCommand('tf', TF_USAGE, argv, io, {
     joint: { type: 'string', multiple: true, default: [] },
     initial: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    'world-frame': { type: 'string', default: '' },
+    ...conventionOptions,
   });
   if (typeof args === 'number') return args;
-  const model = loadForCommand(args.file, { packagePath: args.packagePath, shapes: false }, io);
-  if (model === undefined) return 1;
+  let conventions;
+  try {
+    conventions = conventionsOf(args.values, args.values['world-frame']);
+  } catch (e) {
+    io.stderr(`body-bridge tf: ${(e as Error).message}\n${TF_USAGE}`);
+    return 2;
+  }
+  const loaded = loadForCommand(args.file, { packagePath: args.packagePath, shapes: false }, io);
+  if (loaded === undefined) return 1;
+  const { model } = applyRosConventions(loaded, conventions);
   let q: Map<string, number>;
   try {
     q = jointPositions(model, args.values.joint, args.values.initial);
@@ -96,6 +122,7 @@ export async function runTf(argv: string[], io: CommandIo = processIo()): Promis
     io.stderr(`body-bridge tf: ${(e as Error).message}\n`);
     return 2;
   }
+  for (const w of outOfRange(model, q, args.values.joint)) io.stderr(`body-bridge tf: warning: ${w}\n`);
   const tf = tfJson(model, q);
   io.stdout(args.values.json ? `${JSON.stringify(tf, null, 2)}\n` : tfText(tf));
   return 0;

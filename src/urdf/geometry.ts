@@ -3,15 +3,20 @@
 // absorb; everything else becomes a binary STL named by its content hash.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { cross, dot, identity3, mulMat, norm } from '../model/math.js';
 import { type TriangleMesh, tessellate, transformMesh, triangleCount } from '../model/tessellate.js';
-import type { Affine, Mat3, Pose, Shape, SourceLocation, Vec3 } from '../model/types.js';
-import { readObj } from './obj.js';
+import type { Affine, Mat3, Material, Pose, Shape, SourceLocation, Vec3 } from '../model/types.js';
+import { objColour, readObj } from './obj.js';
+import { copiedResource } from './resources.js';
 import { readStl, toBinaryStl } from './stl.js';
 import { type XmlElement, el } from './xml.js';
 import { num, vec } from './format.js';
 
-/** A mesh file the URDF refers to; `name` is a bare file name (content hash + extension). */
+/**
+ * A mesh file the URDF refers to; `name` is its path in the mesh directory: a bare file name (content
+ * hash + extension) for generated meshes, `<folder>/<file>` for a copied model file and what it uses.
+ */
 export interface MeshFile {
   name: string;
   data: Uint8Array;
@@ -24,14 +29,22 @@ export interface GeometryContext {
   /** URI of a referenced mesh file on disk. */
   resourceUri: (path: string) => string;
   divisions: number;
+  /** `stl`: referenced OBJ files become binary STL (colour kept as the visual's material). */
+  meshFormat: MeshFormat;
+  /** Copy referenced mesh files (and the material and texture files they use) into the mesh directory. */
+  copyResources: boolean;
   /** Generated meshes so far, by file name (content-addressed, so duplicates collapse). */
   meshes: Map<string, MeshFile>;
   warn: (message: string, where?: SourceLocation) => void;
 }
 
+export type MeshFormat = 'keep' | 'stl';
+
 export interface UrdfGeometry {
   origin: Pose;
   geometry: XmlElement;
+  /** A colour the mesh file carried that the URDF must now say (converted OBJ). */
+  material?: Material;
 }
 
 /** Choreonoid's round shapes run along +Y, URDF's cylinder along +Z: R·Rx(−π/2) maps one onto the other. */
@@ -165,8 +178,9 @@ function meshFileGeometry(
   if (g.node) {
     ctx.warn(`URDF cannot select node "${g.node}" of ${g.path}; the whole file is referenced`, where);
   }
+  if (split && g.format === 'obj' && ctx.meshFormat === 'stl') return objAsStl(shape, g.path, split, ctx);
   if (split) {
-    const attributes: Record<string, string> = { filename: ctx.resourceUri(g.path) };
+    const attributes: Record<string, string> = { filename: resourceFilename(g.path, ctx, where) };
     if (!isUnitScale(split.scale)) attributes.scale = vec(split.scale);
     return { origin: { translation: shape.transform.translation, rotation: split.rotation }, geometry: el('mesh', attributes) };
   }
@@ -183,4 +197,38 @@ function meshFileGeometry(
   }
   ctx.warn(`sheared transform on ${g.path} cannot be expressed in URDF; shape left out`, where);
   return null;
+}
+
+/** The URI of a referenced mesh file: where it is, or its copy in the mesh directory. */
+function resourceFilename(path: string, ctx: GeometryContext, where: SourceLocation | undefined): string {
+  if (!ctx.copyResources) return ctx.resourceUri(path);
+  const copy = copiedResource(path, (m) => ctx.warn(m, where));
+  for (const f of copy.files) if (!ctx.meshes.has(f.name)) ctx.meshes.set(f.name, f);
+  return ctx.meshUri(copy.name);
+}
+
+/**
+ * A referenced OBJ as binary STL, for viewers that read only STL and COLLADA. STL has no colour: the
+ * OBJ's diffuse colour becomes the visual's material (the first one when it has several; textures are lost).
+ */
+function objAsStl(shape: Shape, path: string, split: NonNullable<ReturnType<typeof splitScale>>, ctx: GeometryContext): UrdfGeometry | null {
+  const where = shape.source;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    ctx.warn(`cannot read ${path} to convert it to STL: ${(e as Error).message}`, where);
+    return null;
+  }
+  let converted: UrdfGeometry | null;
+  try {
+    converted = bakedMesh(readObj(text), shape.transform, split, ctx, where);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    ctx.warn(`cannot convert ${path} to STL: ${e.message}`, where);
+    return null;
+  }
+  if (!converted) return null;
+  const colour = objColour(text, dirname(path), (m) => ctx.warn(`${path}: ${m}`, where));
+  return colour ? { ...converted, material: colour } : converted;
 }

@@ -1,19 +1,29 @@
 // The neutral model → an equivalent URDF document (plus the mesh files it refers to). Nothing is
 // written (see write.ts); the only files read are referenced .stl/.obj meshes that must be baked
 // and, for package:// URIs, package.xml files.
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { type Frame, frameTree } from '../kinematics/frames.js';
 import type { Diagnostic, Joint, Link, Material, Pose, RobotModel, Shape, SourceLocation } from '../model/types.js';
-import { type MeshFile, type GeometryContext, shapeGeometry } from './geometry.js';
+import { type MeshFile, type MeshFormat, type GeometryContext, shapeGeometry } from './geometry.js';
 import { num, originElement, vec, xyzElement } from './format.js';
 import { type MeshUriStyle, fileUri, packageRoots, packageUri } from './uris.js';
 import { type XmlElement, type XmlNode, el, hasInvalidXmlChars, serialize } from './xml.js';
+import { uniqueNamer } from '../model/unique-name.js';
 
 export interface UrdfOptions {
   /** Directory the generated meshes are written to (their URIs point there). */
   meshDir: string;
-  /** `file` (default): absolute file:// URIs. `package`: package:// where the file lies in a ROS package on the path. */
-  meshUris?: MeshUriStyle;
+  /**
+   * `file` (default): absolute file:// URIs. `package`: package:// where the file lies in a ROS package on the
+   * path. `relative`: paths relative to `urdfDir` (a URDF moved together with its meshes still finds them).
+   */
+  meshUris?: MeshUriStyle | 'relative';
+  /** Where the URDF will be written; `relative` URIs start from there. */
+  urdfDir?: string;
+  /** `stl`: referenced OBJ meshes become binary STL in the mesh directory (colour kept as a material). Default `keep`. */
+  meshFormat?: MeshFormat;
+  /** Copy referenced mesh files (with their material and texture files) into the mesh directory. */
+  copyResources?: boolean;
   /** Extra package roots for `package` URIs, searched before ROS_PACKAGE_PATH and AMENT_PREFIX_PATH. */
   packagePath?: string[];
   /** '' or absent: the root link is the URDF root. Otherwise a link of this name joined to the root (see docs/urdf.md). */
@@ -56,7 +66,10 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
   const meshDir = resolve(options.meshDir);
   const roots = options.meshUris === 'package' ? packageRoots(options.packagePath, options.env ?? process.env) : [];
   const notInPackage = new Set<string>();
+  const urdfDir = resolve(options.urdfDir ?? '.');
+  const relativeUri = (path: string): string => relative(urdfDir, path).split(sep).map(encodeURIComponent).join('/');
   const uriOf = (path: string): string => {
+    if (options.meshUris === 'relative') return relativeUri(path);
     if (options.meshUris !== 'package') return fileUri(path);
     const uri = packageUri(path, roots);
     if (uri) return uri;
@@ -68,6 +81,7 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
   };
   // Generated meshes all live in meshDir: resolve its URI once (one warning at most).
   const meshDirUri = ((): string => {
+    if (options.meshUris === 'relative') return relativeUri(meshDir) || '.';
     if (options.meshUris !== 'package') return fileUri(meshDir);
     const probe = packageUri(join(meshDir, 'mesh.stl'), roots);
     if (probe) return probe.slice(0, -'/mesh.stl'.length);
@@ -78,6 +92,8 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
     meshUri: (name) => `${meshDirUri}/${name}`,
     resourceUri: uriOf,
     divisions: options.divisions ?? 32,
+    meshFormat: options.meshFormat ?? 'keep',
+    copyResources: options.copyResources ?? false,
     meshes: new Map(),
     warn,
   };
@@ -200,9 +216,13 @@ function linkElement(link: Link, ctx: GeometryContext, materialName: (m: Materia
     const origin = originElement(g.origin, true);
     if (origin) parts.push(origin);
     parts.push(el('geometry', {}, [g.geometry]));
-    if (tag === 'visual' && shape.material) parts.push(el('material', { name: materialName(shape.material) }));
-    return el(tag, shape.name ? { name: shape.name } : {}, parts);
+    const material = shape.material ?? g.material;
+    if (tag === 'visual' && material) parts.push(el('material', { name: materialName(material) }));
+    // Viewers index a link's visuals (and collisions) by name: shapes that share one get _2, _3, …
+    return el(tag, shape.name ? { name: (tag === 'visual' ? visualName : collisionName)(shape.name) } : {}, parts);
   };
+  const visualName = uniqueNamer();
+  const collisionName = uniqueNamer();
   for (const s of link.visuals) {
     const e = shapeElement('visual', s);
     if (e) children.push(e);

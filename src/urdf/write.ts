@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { UrdfResult } from './urdf.js';
 
 /** `$XDG_CACHE_HOME/body_bridge/meshes` (or `~/.cache/...`): content-hashed names make one shared directory safe. */
@@ -42,11 +42,12 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
   }
 }
 
-/** The mesh's path in `dir`, refusing any name that would leave it. */
+/** The mesh's path in `dir` (`file` or `folder/file`), refusing any name that would leave it. */
 function meshTarget(dir: string, name: string): string {
-  const target = resolve(dir, name);
+  const segments = name.split('/');
+  const target = resolve(dir, ...segments);
   const rel = relative(dir, target);
-  if (rel === '' || rel.startsWith('..') || rel.includes(sep) || basename(name) !== name) {
+  if (isAbsolute(name) || segments.some((s) => s === '' || s === '.' || s === '..' || s.includes('\\')) || rel === '' || rel.startsWith('..')) {
     throw new RangeError(`mesh file name ${JSON.stringify(name)} would leave the mesh directory`);
   }
   return target;
@@ -71,6 +72,7 @@ export async function writeUrdf(result: UrdfResult, urdfFile?: string): Promise<
   if (result.meshes.length > 0) await mkdir(dir, { recursive: true });
   for (const mesh of result.meshes) {
     const target = meshTarget(dir, mesh.name);
+    if (mesh.name.includes('/')) await mkdir(dirname(target), { recursive: true });
     // Content-addressed: a file of that name and size already holds these bytes.
     const existing = await stat(target).catch(() => null);
     if (existing?.isFile() && existing.size === mesh.data.length) {
@@ -96,6 +98,7 @@ export function writeUrdfSync(result: UrdfResult, urdfFile?: string): WrittenUrd
   if (result.meshes.length > 0) mkdirSync(dir, { recursive: true });
   for (const mesh of result.meshes) {
     const target = meshTarget(dir, mesh.name);
+    if (mesh.name.includes('/')) mkdirSync(dirname(target), { recursive: true });
     let existing = null;
     try {
       existing = statSync(target);
