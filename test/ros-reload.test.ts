@@ -12,6 +12,7 @@ import { fileSignature } from '../src/ros/dry-run.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
 import type { StringMsg, TFMessage } from '../src/ros/messages.js';
 import { defaultParams } from '../src/ros/params.js';
+import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { toUrdf } from '../src/urdf/index.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-reload-body-'));
@@ -58,7 +59,7 @@ describe('hot reload of a .body file', () => {
     const descriptions = () => transport.messages<StringMsg>('robot_description').map((m) => m.data);
 
     // The description is the URDF writer's, and the capsule's mesh file exists before it is published.
-    const expected = toUrdf(loadRobotModel(file), { meshDir, meshUris: 'file', worldFrame: '' }).xml;
+    const expected = toUrdf(applyRosConventions(loadRobotModel(file)).model, { meshDir, meshUris: 'file', worldFrame: '' }).xml;
     expect(descriptions()).toEqual([expected]);
     const meshes = readdirSync(meshDir);
     expect(meshes.length).toBeGreaterThan(0);
@@ -90,8 +91,8 @@ describe('hot reload of a .body file', () => {
     expect(descriptions()).toHaveLength(2);
     transport.setTime({ sec: 3000, nanosec: 0 });
     transport.inject('joint_states', { header: { stamp: { sec: 3000, nanosec: 0 }, frame_id: '' }, name: ['HAND'], position: [0.05], velocity: [], effort: [] });
-    expect(transport.last<TFMessage>('/tf')!.transforms[0]!.child_frame_id).toBe('HAND');
-    expect(bridge.served()!.model.links.map((l) => l.name)).toEqual(['BASE', 'ARM', 'HAND']);
+    expect(transport.last<TFMessage>('/tf')!.transforms[0]!.child_frame_id).toBe('HAND_link');
+    expect(bridge.served()!.model.links.map((l) => l.name)).toEqual(['BASE', 'ARM_link', 'HAND_link', 'BASE_inertia']);
     bridge.stop();
   });
 
@@ -176,7 +177,7 @@ describe('a mesh directory that cannot be written', () => {
     expect(readdirSync(good).length).toBeGreaterThan(0);
     transport.setTime({ sec: 3000, nanosec: 0 });
     transport.inject('joint_states', { header: { stamp: { sec: 3000, nanosec: 0 }, frame_id: '' }, name: ['ARM'], position: [0.3], velocity: [], effort: [] });
-    expect(transport.last<TFMessage>('/tf')!.transforms[0]!.child_frame_id).toBe('ARM');
+    expect(transport.last<TFMessage>('/tf')!.transforms[0]!.child_frame_id).toBe('ARM_link');
     bridge.stop();
   });
 

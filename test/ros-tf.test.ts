@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jointPositions, tfJson } from '../src/cli/tf.js';
 import { loadRobotModel } from '../src/load.js';
+import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { deviceFrames } from '../src/devices/frames.js';
 import { framePoses, frameTree, isMovingJoint } from '../src/kinematics/frames.js';
 import { MessageType, type TFMessage } from '../src/ros/messages.js';
@@ -20,12 +21,21 @@ describe('TF of corpus models equals Choreonoid forward kinematics', () => {
     expect(entries.length).toBeGreaterThan(250);
   });
 
-  it.each(entries.map((e) => [e.file, e] as const))('%s', (_file, entry) => {
-    const model = modelFromOracle(entry.oracle);
+  // Every naming rule keeps Choreonoid's kinematics exactly: the default (links named like a joint
+  // renamed, the root's mass on a child link) and Choreonoid's own names with the mass on the root.
+  const rules = [
+    { link_names: 'distinct', root_inertia: 'child' },
+    { link_names: 'model', root_inertia: 'root' },
+  ] as const;
+  it.each(entries.flatMap((e) => rules.map((r) => [e.file, `${r.link_names}/${r.root_inertia}`, e, r] as const)))('%s (%s)', (_file, _rule, entry, rule) => {
+    const loaded = modelFromOracle(entry.oracle);
+    const ros = applyRosConventions(loaded, { linkNames: rule.link_names, rootInertia: rule.root_inertia });
+    const model = ros.model;
+    const linkFrame = (choreonoidLink: string): string => ros.renamed.get(choreonoidLink) ?? choreonoidLink;
     const frames = frameTree(model);
     const movingLinks = model.links.filter(isMovingJoint);
     const jointNames = [...new Set(movingLinks.map((l) => l.joint.name))];
-    const { transport } = rig(model);
+    const { transport } = rig(loaded, rule);
 
     // Static: published once at load, every non-moving edge exactly once, none of the moving ones.
     const statics = transport.messages<TFMessage>('/tf_static');
@@ -37,7 +47,7 @@ describe('TF of corpus models equals Choreonoid forward kinematics', () => {
 
     const configs = Object.entries(entry.oracle.configurations) as [string, OracleConfiguration][];
     configs.forEach(([name, config], k) => {
-      const byLink = new Map(model.links.map((l) => [l.name, l.joint.name]));
+      const byLink = new Map(loaded.links.map((l) => [l.name, l.joint.name]));
       const qByJoint = new Map(Object.entries(config.q).map(([link, v]) => [byLink.get(link) ?? link, v]));
       const stamp = at(2000 + k);
       const before = transport.messages('/tf').length;
@@ -57,11 +67,16 @@ describe('TF of corpus models equals Choreonoid forward kinematics', () => {
       expect(composed.size).toBe(frames.length);
 
       // Against Choreonoid: every link, and every device it can name unambiguously, relative to the root.
-      const rootWorld = config.link_world_poses[model.root]!;
+      const rootWorld = config.link_world_poses[loaded.root]!;
       const errors: string[] = [];
       for (const [link, world] of Object.entries(config.link_world_poses)) {
-        const err = poseError(composed.get(link)!, relative(rootWorld, world));
-        if (!(err <= 1e-9)) errors.push(`${name}: link ${link} off by ${err}`);
+        const err = poseError(composed.get(linkFrame(link))!, relative(rootWorld, world));
+        if (!(err <= 1e-9)) errors.push(`${name}: link ${link} (frame ${linkFrame(link)}) off by ${err}`);
+      }
+      // The link carrying the root's mass sits exactly at the root's frame.
+      if (ros.rootInertiaLink !== null) {
+        const err = poseError(composed.get(ros.rootInertiaLink)!, relative(rootWorld, rootWorld));
+        if (!(err <= 1e-9)) errors.push(`${name}: ${ros.rootInertiaLink} off the root frame by ${err}`);
       }
       const names = model.devices.map((d) => d.name);
       for (const df of deviceFrames(model)) {
@@ -99,7 +114,8 @@ describe('TF equals `body-bridge tf` on models from our own loaders', () => {
     'choreonoid-legacy-wrl/share/model/SR1/SR1Hand.wrl',
   ];
   it.each(files)('%s', (file) => {
-    const model = loadRobotModel(join(corpusDir, file), { shapes: false });
+    // As `body-bridge tf` shows it: under the same (default) conventions as the node. Applying them twice changes nothing.
+    const model = applyRosConventions(loadRobotModel(join(corpusDir, file), { shapes: false })).model;
     let seed = 12345;
     const random = (): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;

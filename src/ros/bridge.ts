@@ -5,6 +5,7 @@ import { type DeviceBridgeContext, type DeviceBridgeParams, startDeviceBridge } 
 import { type DeviceFrames, deviceFrames } from '../devices/frames.js';
 import { type Frame, frameTree } from '../kinematics/frames.js';
 import { ModelLoadError } from '../model/errors.js';
+import { applyRosConventions } from '../model/ros-conventions.js';
 import type { Diagnostic, RobotModel } from '../model/types.js';
 import {
   createWarningThrottle,
@@ -15,7 +16,7 @@ import {
   type ThrottleState,
 } from './joint-states.js';
 import { type JointState, MessageType, type StringMsg, type TFMessage, type Time } from './messages.js';
-import { type BridgeParams, coerceParam, defaultParams, parseJointAssignment, validateChanges } from './params.js';
+import { type BridgeParams, coerceParam, conventionsOfParams, defaultParams, parseJointAssignment, validateChanges } from './params.js';
 import { compileMovingFrames, type MovingFrames, movingFramesByJoint, movingTransforms, staticTransforms, worldLink } from './tf.js';
 import { latchedQoS, type Publisher, sensorDataQoS, tfQoS, type Transport } from './transport.js';
 
@@ -157,7 +158,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   /** Loads and describes without touching what is served; throws with a located message on failure. */
   const prepare = (file: string, p: BridgeParams): Served => {
     const signature = deps.fileSignature?.(file) ?? null;
-    const model = deps.loadModel(file);
+    const model = applyRosConventions(deps.loadModel(file), conventionsOfParams(p)).model;
     const description = deps.describe(model, p);
     const frames = frameTree(model);
     const { positions, unknown } = initialPositions(frames, p.initial_joint_positions);
@@ -336,11 +337,13 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     const changed = (name: keyof BridgeParams): boolean =>
       name in changes && JSON.stringify(next[name]) !== JSON.stringify(previous[name]);
 
-    const describeChanged = (['mesh_dir', 'package_uris', 'world_frame'] as const).some(changed);
+    const describeChanged = (['mesh_dir', 'package_uris'] as const).some(changed);
+    // These change the frame tree itself (world_frame decides whether the root inertia moves): a full reload.
+    const reloadChanged = (['world_frame', 'link_names', 'root_inertia'] as const).some(changed);
     // Nothing served yet (the start failed): naming body_file again retries even when unchanged, and so
     // does a new value for anything the failed load depended on (an unwritable mesh_dir, say) — else the
     // node would stay empty until body_file itself changed.
-    const needsLoad = changed('body_file') || (!served && ('body_file' in changes || describeChanged));
+    const needsLoad = changed('body_file') || (served !== null && reloadChanged) || (!served && ('body_file' in changes || describeChanged || reloadChanged));
     const needsDescribe = served !== null && describeChanged;
     let candidate: Served | null = null;
     if (needsLoad || needsDescribe) {

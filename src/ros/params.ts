@@ -2,6 +2,15 @@
 // names keep its meaning (publish_frequency, ignore_timestamp, frame_prefix); the rest are body_bridge's.
 // The same table drives rclnodejs declarations, config/bridge.params.yaml's documentation and the dry run.
 
+import { LINK_NAMINGS, type LinkNaming, ROOT_INERTIAS, type RootInertia, type RosConventions } from '../model/ros-conventions.js';
+
+/** The naming and root-inertia conventions the parameters ask for (validated values). */
+export const conventionsOfParams = (p: BridgeParams): RosConventions => ({
+  linkNames: p.link_names as LinkNaming,
+  rootInertia: p.root_inertia as RootInertia,
+  worldFrame: p.world_frame,
+});
+
 export interface BridgeParams {
   /** The .body / .yaml / .wrl file to serve. Required. */
   body_file: string;
@@ -23,6 +32,10 @@ export interface BridgeParams {
   package_uris: boolean;
   /** '' = none; otherwise a world link above the root (fixed root → static world→root transform). */
   world_frame: string;
+  /** `distinct`: a link named like a joint is `<name>_link` (SDFormat/Gazebo); `model`: Choreonoid's link names. */
+  link_names: string;
+  /** `child`: the root's mass on a fixed `<root>_inertia` link (kdl_parser); `root`: on the root link. */
+  root_inertia: string;
   /** Reload when body_file (or a file it includes) changes on disk. */
   watch_body_file: boolean;
   /** Seconds between on-disk change checks when watching. */
@@ -79,6 +92,20 @@ export const paramSpecs: readonly ParamSpec[] = [
   { name: 'mesh_dir', kind: 'string', default: '', description: "Directory for generated mesh files; '' = $XDG_CACHE_HOME/body_bridge/meshes (~/.cache/...)." },
   { name: 'package_uris', kind: 'bool', default: false, description: 'Reference mesh files inside ROS packages as package:// URIs instead of absolute file:// URIs.' },
   { name: 'world_frame', kind: 'string', default: '', description: "'' = none; otherwise a URDF world link above the root link (static world->root transform when the root is fixed)." },
+  {
+    name: 'link_names',
+    kind: 'string',
+    default: 'distinct',
+    description:
+      "'distinct': a link named like a joint (Choreonoid's default) is published as <name>_link, which SDFormat/Gazebo require; joint names, and so joint_states, stay. 'model': Choreonoid's link names.",
+  },
+  {
+    name: 'root_inertia',
+    kind: 'string',
+    default: 'child',
+    description:
+      "'child': the root link's mass and inertia move to a fixed child link <root>_inertia at the root's frame (kdl_parser, hence robot_state_publisher and MoveIt, ignore a root link's inertia and warn). 'root': left on the root link.",
+  },
   { name: 'watch_body_file', kind: 'bool', default: true, description: 'Reload when the body file changes on disk (the last good model is kept if the new one fails).' },
   { name: 'watch_period', kind: 'double', default: 1.0, range: [0.05, 3600], description: 'Seconds between checks of the body file when watching.' },
   {
@@ -143,6 +170,12 @@ export function validateParam(name: string, value: unknown): string | null {
   if (name === 'body_file' && (value as string).trim() === '') return 'body_file must name a model file (.body, .yaml or .wrl)';
   if ((name === 'frame_prefix' || name === 'world_frame') && !FRAME_ID.test(value as string)) {
     return `${name} may contain only letters, digits, '_', '-', '.', '/' (got '${String(value)}')`;
+  }
+  if (name === 'link_names' && !(LINK_NAMINGS as readonly string[]).includes(value as string)) {
+    return `link_names must be one of ${LINK_NAMINGS.join(', ')} (got '${String(value)}')`;
+  }
+  if (name === 'root_inertia' && !(ROOT_INERTIAS as readonly string[]).includes(value as string)) {
+    return `root_inertia must be one of ${ROOT_INERTIAS.join(', ')} (got '${String(value)}')`;
   }
   if (name === 'device_input_topics') {
     for (const entry of value as string[]) {

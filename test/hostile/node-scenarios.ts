@@ -53,7 +53,8 @@ function tfFollows(t: MemoryTransport, q: number): boolean {
   t.inject('joint_states', jointState(t.now(), ['ARM'], [q]));
   const after = t.messages<TFMessage>('/tf');
   if (after.length !== before + 1) return false;
-  const arm = after[after.length - 1]?.transforms.find((x) => x.child_frame_id === 'ARM');
+  // The link ARM moved by the joint ARM: published as ARM_link (a link named like a joint is renamed by default).
+  const arm = after[after.length - 1]?.transforms.find((x) => x.child_frame_id === 'ARM_link');
   if (!arm) return false;
   const r = arm.transform.rotation;
   return Math.abs(Math.abs(r.z) - Math.abs(Math.sin(q / 2))) < 1e-9 && Math.abs(Math.abs(r.w) - Math.abs(Math.cos(q / 2))) < 1e-9;

@@ -171,3 +171,56 @@ export function poseDifference(a: Pose, b: Pose): number {
   }
   return d;
 }
+
+const sdfHarnessSource = join(projectRoot, 'test/peers/sdf_check.cpp');
+const sdfHarnessBinary = join(projectRoot, 'build/sdf_check');
+
+/** Builds the sdformat harness (Debian's libsdformat-dev, sdformat 12: what Gazebo Fortress and ros_gz use on Humble). */
+export function buildSdfHarness(): string {
+  if (existsSync(sdfHarnessBinary) && statSync(sdfHarnessBinary).mtimeMs >= statSync(sdfHarnessSource).mtimeMs) return sdfHarnessBinary;
+  mkdirSync(join(projectRoot, 'build'), { recursive: true });
+  const pc = spawnSync('pkg-config', ['--cflags', '--libs', 'sdformat12'], { encoding: 'utf8' });
+  if (pc.status !== 0) throw new Error(`sdformat 12 not found by pkg-config (apt-get install libsdformat-dev): ${pc.stderr}`);
+  const tmp = `${sdfHarnessBinary}.${process.pid}`;
+  execFileSync('g++', ['-O1', '-std=c++17', '-o', tmp, sdfHarnessSource, ...pc.stdout.trim().split(/\s+/)], { stdio: 'pipe' });
+  execFileSync('mv', [tmp, sdfHarnessBinary]);
+  return sdfHarnessBinary;
+}
+
+export interface SdfLoad {
+  errors: string[];
+  model?: { name: string; links: number; joints: { type: string; name: string }[] };
+}
+
+/** Loads each URDF with sdf::Root::Load (URDF → SDFormat, as Gazebo does), all in one process. */
+export function sdformatLoad(urdfFiles: readonly string[]): Map<string, SdfLoad> {
+  const r = spawnSync(buildSdfHarness(), [], { input: `${urdfFiles.join('\n')}\n`, encoding: 'utf8', timeout: 600_000, maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`sdf_check failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  const out = new Map<string, SdfLoad>();
+  let file = '';
+  let current: SdfLoad = { errors: [] };
+  for (const line of r.stdout.split('\n')) {
+    const space = line.indexOf(' ');
+    const head = space < 0 ? line : line.slice(0, space);
+    const rest = space < 0 ? '' : line.slice(space + 1);
+    if (head === 'file') {
+      file = rest;
+      current = { errors: [] };
+    } else if (head === 'error') current.errors.push(rest);
+    else if (head === 'model') {
+      const [name, links] = rest.split(' ');
+      current.model = { name: name!, links: Number(links), joints: [] };
+    } else if (head === 'joint') {
+      const s = rest.indexOf(' ');
+      current.model?.joints.push({ type: rest.slice(0, s), name: rest.slice(s + 1) });
+    } else if (head === 'end') out.set(file, current);
+  }
+  return out;
+}
+
+/** What kdl_parser prints while reading the URDF (robot_state_publisher shows the same warnings). */
+export function kdlParserMessages(urdfFile: string): string {
+  const r = spawnSync(buildKdlHarness(), [urdfFile], { input: 'joints\n', encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`kdl_fk failed (${r.status}): ${r.stderr}`);
+  return r.stderr;
+}
