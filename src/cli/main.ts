@@ -7,12 +7,14 @@ import { processIo, type Command, type CommandIo } from './command.js';
 import { infoCommand } from './info.js';
 import { runTf } from './tf.js';
 import { runUrdf } from './urdf.js';
+import { viewCommand } from './view.js';
 
 export const COMMANDS: readonly Command[] = [
   infoCommand,
   checkCommand,
   { name: 'urdf', summary: 'print (or write) the equivalent URDF and its meshes', run: runUrdf },
   { name: 'tf', summary: 'the pose of every frame for given joint values', run: runTf },
+  viewCommand,
 ];
 
 /** The version in package.json, two folders up from this file in src/ and in dist/ alike. */
