@@ -62,8 +62,10 @@ export async function resolveSubjects(meshDir: string): Promise<Subjects> {
           loadModel: (f) => (model = loadModel(f)),
           describe: (m) => ({ xml: urdf(m).xml, warnings: [] }),
         },
-        // No initial-position publisher and no file watching: only the joint_states path runs.
-        { body_file: file, publish_joint_states: false, watch_body_file: false },
+        // No initial-position publisher and no file watching: only the joint_states path runs. Choreonoid's link
+        // names and the root's mass on the root, so frames match the peer's URDF of the same model (the per-message
+        // work does not depend on the names).
+        { body_file: file, publish_joint_states: false, watch_body_file: false, link_names: 'model', root_inertia: 'root' },
       );
       if (!model || !bridge.served()) {
         const why = transport.logs.filter((l) => l.level === 'error').map((l) => l.message)[0];

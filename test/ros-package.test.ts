@@ -241,8 +241,8 @@ describe('dry run without ROS 2', () => {
     expect(out).toMatch(/publishes\s+robot_description\s+std_msgs\/msg\/String\s+reliable, transient_local, depth 1/);
     expect(out).toMatch(/publishes\s+\/tf_static\s+tf2_msgs\/msg\/TFMessage\s+reliable, transient_local, depth 1/);
     expect(out).toMatch(/subscribes joint_states\s+sensor_msgs\/msg\/JointState\s+best_effort/);
-    expect(out).toMatch(/static\s+t1\/TURRET_P -> t1\/Kinect\n/);
-    expect(out).toMatch(/moving\s+t1\/CHASSIS -> t1\/TURRET_Y\s+\[revolute joint TURRET_Y\]/);
+    expect(out).toMatch(/static\s+t1\/TURRET_P_link -> t1\/Kinect\n/);
+    expect(out).toMatch(/moving\s+t1\/CHASSIS -> t1\/TURRET_Y_link\s+\[revolute joint TURRET_Y\]/);
     expect(out).toMatch(/URDF \(robot_description\): \d+ links, \d+ joints \(2 revolute, \d+ fixed\)/);
     expect(out).toContain('frame_prefix = "t1/"');
     expect(existsSync(join(scratch, 'meshes')), 'a dry run writes no mesh files').toBe(false);
