@@ -4,13 +4,26 @@
 // wall time (a simulation paused on /clock).
 import type { MessageTypeName, Time } from './messages.js';
 import { qosMismatch } from './qos.js';
-import type { Logger, Publisher, QoS, Transport } from './transport.js';
+import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';
+
+/**
+ * How the memory transport turns CDR bytes into messages and back, for tests that inspect what a raw
+ * publisher sent or inject objects into a raw subscription. Tests pass an independent codec, so the
+ * bytes the node writes are checked by a decoder that is not its own.
+ */
+export interface MessageCodec {
+  decode(type: MessageTypeName, bytes: Uint8Array): unknown;
+  encode(type: MessageTypeName, message: unknown): Uint8Array;
+}
 
 export interface Publication {
   topic: string;
   type: MessageTypeName;
   qos: QoS;
+  /** The message; for a raw publication, its bytes decoded by the codec, or the bytes when there is none. */
   message: unknown;
+  /** What a raw publisher sent. */
+  bytes?: Uint8Array;
   /** Clock reading when it was published. */
   at: Time;
 }
@@ -34,6 +47,8 @@ interface Subscription {
   qos: QoS;
   onMessage: (message: unknown) => void;
   active: boolean;
+  /** Takes CDR bytes (subscribeRaw). */
+  raw: boolean;
 }
 
 interface ManualTimer {
@@ -56,7 +71,9 @@ export interface MemoryTransport extends Transport {
   last<T>(topic: string): T | undefined;
   /**
    * Delivers `message` to every active subscription of `topic` that a remote publisher with
-   * `publisherQoS` (default reliable, volatile) would reach. Returns how many received it.
+   * `publisherQoS` (default reliable, volatile) would reach. Returns how many received it. A raw
+   * subscription gets a Uint8Array as it is and any other message encoded by the codec (an error
+   * without one); an object subscription gets a Uint8Array decoded by the codec.
    */
   inject(topic: string, message: unknown, publisherQoS?: QoS): number;
   /** Publishers and subscriptions ever created, in creation order. */
@@ -87,8 +104,11 @@ export function createMemoryTransport(
      * it, and tell publishers so (Publisher.copiesOnPublish): publishers may then reuse their buffers.
      */
     copyOnPublish?: boolean;
+    /** Decodes raw publications and encodes objects injected into raw subscriptions (see MessageCodec). */
+    codec?: MessageCodec;
   } = {},
 ): MemoryTransport {
+  const codec = options.codec;
   const copyOnPublish = options.copyOnPublish === true;
   let nowNs = timeToNs(options.start ?? { sec: 1000, nanosec: 0 });
   let wallNs = nowNs;
@@ -137,6 +157,13 @@ export function createMemoryTransport(
     wallNs = wallStart + span;
   };
 
+  const asDelivered = (s: Subscription, message: unknown): unknown => {
+    const isBytes = message instanceof Uint8Array;
+    if (s.raw === isBytes) return message;
+    if (!codec) throw new Error(`memory transport: ${s.topic} takes ${s.raw ? 'CDR bytes' : 'objects'}; inject them, or give the transport a codec`);
+    return s.raw ? codec.encode(s.type, message) : codec.decode(s.type, message as Uint8Array);
+  };
+
   const transport: MemoryTransport = {
     published,
     logs,
@@ -151,9 +178,28 @@ export function createMemoryTransport(
         },
       };
     },
+    rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher {
+      topicList.push({ topic, type, qos, direction: 'publish' });
+      return {
+        topic,
+        publish(bytes: Uint8Array): void {
+          // Copied, as rcl's publish copies: the caller may reuse its buffer.
+          const sent = bytes.slice();
+          published.push({ topic, type, qos, message: codec ? codec.decode(type, sent) : sent, bytes: sent, at: nsToTime(nowNs) });
+        },
+      };
+    },
+    subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void {
+      topicList.push({ topic, type, qos, direction: 'subscribe' });
+      const sub: Subscription = { topic, type, qos, onMessage: onBytes as (m: unknown) => void, active: true, raw: true };
+      subscriptions.push(sub);
+      return () => {
+        sub.active = false;
+      };
+    },
     subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
       topicList.push({ topic, type, qos, direction: 'subscribe' });
-      const sub: Subscription = { topic, type, qos, onMessage: onMessage as (m: unknown) => void, active: true };
+      const sub: Subscription = { topic, type, qos, onMessage: onMessage as (m: unknown) => void, active: true, raw: false };
       subscriptions.push(sub);
       return () => {
         sub.active = false;
@@ -176,7 +222,7 @@ export function createMemoryTransport(
     inject(topic: string, message: unknown, publisherQoS: QoS = { reliability: 'reliable', durability: 'volatile', depth: 10 }): number {
       // Snapshot: a callback may subscribe or unsubscribe (a reload does).
       const receivers = subscriptions.filter((s) => s.active && s.topic === topic && qosMismatch(publisherQoS, s.qos) === null);
-      for (const s of receivers) if (s.active) s.onMessage(message);
+      for (const s of receivers) if (s.active) s.onMessage(asDelivered(s, message));
       return receivers.length;
     },
     topics: () => [...topicList],

@@ -69,3 +69,22 @@ export function plain(value: unknown): unknown {
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value;
 }
+
+/** float64[] as the plain arrays our message shapes declare; float32[] and uint8[] stay typed. */
+function asShapes(value: unknown): unknown {
+  if (value instanceof Float64Array) return Array.from(value);
+  if (ArrayBuffer.isView(value)) return value;
+  if (Array.isArray(value)) return value.map(asShapes);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asShapes(v)]));
+  return value;
+}
+
+/**
+ * The memory transport's codec for tests: what the node publishes as bytes is decoded, and what a test
+ * injects is encoded, by the independent implementation. Non-ASCII strings, which its writer garbles,
+ * are refused rather than sent wrong.
+ */
+export const peerCodec = {
+  decode: (type: string, bytes: Uint8Array): unknown => asShapes(peerDecode(type, bytes)),
+  encode: (type: string, message: unknown): Uint8Array => peerEncode(type, message),
+};
