@@ -9,7 +9,7 @@ import { readImu, writeImu } from '../src/cdr/imu.js';
 import { jointStateReader, writeJointState } from '../src/cdr/joint-state.js';
 import { readLaserScan, writeLaserScan } from '../src/cdr/laser-scan.js';
 import { readPointCloud2, writePointCloud2 } from '../src/cdr/point-cloud2.js';
-import { tfMessageWriter, writeTfMessage } from '../src/cdr/tf-message.js';
+import { readTfMessage, tfMessageWriter, writeTfMessage } from '../src/cdr/tf-message.js';
 import { readWrenchStamped, writeWrenchStamped } from '../src/cdr/wrench-stamped.js';
 import type { CameraInfo, Image, Imu, JointState, LaserScan, PointCloud2, TFMessage, WrenchStamped } from '../src/ros/messages.js';
 import { asciiOnly, peerDecode, peerEncode, plain } from './support/cdr-peer.js';
@@ -171,6 +171,7 @@ const WRITERS: Record<string, (m: never) => Uint8Array> = {
   'sensor_msgs/msg/Imu': writeImu,
   'geometry_msgs/msg/WrenchStamped': writeWrenchStamped,
   'sensor_msgs/msg/JointState': writeJointState,
+  'tf2_msgs/msg/TFMessage': writeTfMessage,
 };
 const encode = (type: string, m: unknown): Uint8Array => {
   if (asciiOnly(m)) return peerEncode(type, m);
@@ -203,6 +204,10 @@ describe('CDR readers against @foxglove/rosmsg2-serialization', () => {
     for (const m of [imu('imu'), imu(NON_ASCII)]) {
       expect(readImu(encode('sensor_msgs/msg/Imu', m))).toEqual({ header: m.header, angular_velocity: m.angular_velocity, linear_acceleration: m.linear_acceleration });
     }
+  });
+
+  it('TFMessage: empty, odd and non-ASCII frame ids', () => {
+    for (const m of [tf([]), tf(['a', 'link_12', NON_ASCII, 'x'.repeat(257)])]) expect(readTfMessage(encode('tf2_msgs/msg/TFMessage', m))).toEqual(m);
   });
 
   it('WrenchStamped', () => {
@@ -239,6 +244,7 @@ describe('CDR readers on bad bytes', () => {
     ['sensor_msgs/msg/Imu', imu('imu'), readImu],
     ['geometry_msgs/msg/WrenchStamped', wrench('ft'), readWrenchStamped],
     ['sensor_msgs/msg/JointState', jointState(['a', 'bb', 'ccc']), jointStateReader()],
+    ['tf2_msgs/msg/TFMessage', tf(['a', 'bb']), readTfMessage],
   ];
 
   it.each(readers)('%s: every truncation is a CdrError, never a read past the end', (type, message, read) => {

@@ -9,6 +9,7 @@ import { cloudLayout, rangeCameraFromCloud } from '../src/devices/pointcloud.js'
 import type { Device, RobotModel } from '../src/model/types.js';
 import type { Image, PointCloud2 } from '../src/ros/messages.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
+import { peerCodec } from './support/cdr-peer.js';
 import { modelFromOracle, oracleEntry } from './support/oracle-devices.js';
 
 const FILE = 'choreonoid/share/model/Tank/Tank.body';
@@ -73,7 +74,7 @@ describe('RangeCamera relay buffer reuse', () => {
     it(`published messages stay as published across frames (copyOnPublish: ${copyOnPublish})`, () => {
       const { model, device } = kinect();
       const k = cameraIntrinsics(device.params)!;
-      const t = createMemoryTransport({ copyOnPublish });
+      const t = createMemoryTransport({ copyOnPublish, codec: peerCodec });
       const stop = startDeviceBridge({ model, frames: deviceFrames(model), transport: t, framePrefix: '', params: defaultDeviceBridgeParams });
       const clouds = [1, 2, 3].map((seed) => upstreamCloud(k.width, k.height, seed));
       for (const c of clouds) expect(t.inject(`/${model.name}/${NAME}/point_cloud`, c)).toBe(1);
