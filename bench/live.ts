@@ -24,17 +24,25 @@ type Any = any;
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const MAIN = join(ROOT, 'dist', 'ros', 'main.js');
 const SECONDS = Number(process.env.LIVE_SECONDS ?? 10);
+/** Extra node options for the body_bridge processes, e.g. LIVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
+const NODE_ARGS = (process.env.LIVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const JOINTS = 40;
 const TICKS_PER_SECOND = 100; // /proc/<pid>/stat's clock ticks (USER_HZ) on Linux
 
 /** Cyclone's receive buffer for a 5 MB cloud (the kernel caps it at net.core.rmem_max). */
 export const RECEIVE_BUFFER = '<Internal><SocketReceiveBufferSize min="default" max="8MB"/></Internal>';
 
+/**
+ * With LIVE_LARGE_FRAGMENTS=1: UDP datagrams of up to 64 kB instead of Cyclone's 1344-byte fragments in
+ * 14720-byte messages, so a 5 MB cloud is ~80 sends instead of ~3,700 (loopback's MTU is 64 kB).
+ */
+export const LARGE_FRAGMENTS = '<General><MaxMessageSize>65500B</MaxMessageSize><FragmentSize>65000B</FragmentSize></General>';
+
 function cycloneUri(): string {
+  const add = RECEIVE_BUFFER + (process.env.LIVE_LARGE_FRAGMENTS === '1' ? LARGE_FRAGMENTS : '');
   const base = process.env.CYCLONEDDS_URI ?? '';
-  if (base.includes('SocketReceiveBufferSize')) return base;
-  if (base.includes('</Domain>')) return base.replace('</Domain>', `${RECEIVE_BUFFER}</Domain>`);
-  return `<CycloneDDS><Domain>${RECEIVE_BUFFER}</Domain></CycloneDDS>`;
+  if (base.includes('</Domain>')) return base.replace('</Domain>', `${add}</Domain>`);
+  return `<CycloneDDS><Domain>${add}</Domain></CycloneDDS>`;
 }
 
 function cpuSeconds(pid: number): number {
@@ -209,7 +217,7 @@ async function main(): Promise<void> {
   const latched = new rcl.QoS(1, 1, 1, 1);
   const results: LiveCase[] = [];
   const bridge = (body: string, ns: string, params: string[]): Proc => {
-    const p = start(process.execPath, [MAIN, body, '--ros-args', '-r', `__ns:=${ns}`, '-p', `mesh_dir:=${join(scratch, `meshes${ns.replace(/\//g, '_')}`)}`, ...params.flatMap((x) => ['-p', x])], env);
+    const p = start(process.execPath, [...NODE_ARGS, MAIN, body, '--ros-args', '-r', `__ns:=${ns}`, '-p', `mesh_dir:=${join(scratch, `meshes${ns.replace(/\//g, '_')}`)}`, ...params.flatMap((x) => ['-p', x])], env);
     procs.push(p);
     return p;
   };

@@ -234,6 +234,14 @@ describe('CDR readers against @foxglove/rosmsg2-serialization', () => {
     expect(read(encode('sensor_msgs/msg/JointState', jointState(changed.slice(0, 2)))).name).toEqual(changed.slice(0, 2));
     expect(read(encode('sensor_msgs/msg/JointState', jointState([]))).name).toEqual([]);
   });
+
+  it('JointState: the name cache holds its own copy, so a transport reusing its buffer cannot fool it', () => {
+    const read = jointStateReader();
+    const bytes = Buffer.from(encode('sensor_msgs/msg/JointState', jointState(['alpha', 'beta'])));
+    expect(read(bytes).name).toEqual(['alpha', 'beta']);
+    bytes.set(new TextEncoder().encode('gamma'), bytes.indexOf('alpha'));
+    expect(read(bytes).name).toEqual(['gamma', 'beta']);
+  });
 });
 
 describe('CDR readers on bad bytes', () => {

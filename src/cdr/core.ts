@@ -197,14 +197,15 @@ export function header(o: CdrOut, h: Header): void {
 }
 
 /**
- * Runs `write` once to measure and once into a buffer of exactly that size. The buffer is not zeroed
- * (every byte is written: fields, payload copies and padding), and is a Node Buffer so a transport can
- * hand it to rclnodejs as it is.
+ * Runs `write` once to measure and once into a buffer of exactly that size: `into` when it has that
+ * size (a publisher's previous output, which the transport has copied), else a new one. The buffer is
+ * not zeroed (every byte is written: fields, payload copies and padding), and is a Node Buffer so a
+ * transport can hand it to rclnodejs as it is.
  */
-export function serialize(write: (o: CdrOut) => void): Uint8Array {
+export function serialize(write: (o: CdrOut) => void, into?: Uint8Array): Uint8Array {
   const measure: CdrOut = { offset: ENCAPSULATION_BYTES, view: null, bytes: null };
   write(measure);
-  const bytes = Buffer.allocUnsafe(measure.offset);
+  const bytes = into !== undefined && into.byteLength === measure.offset ? into : Buffer.allocUnsafe(measure.offset);
   bytes[0] = 0;
   bytes[1] = 1; // CDR_LE
   bytes[2] = 0;

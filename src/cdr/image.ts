@@ -15,7 +15,8 @@ export function readImage(bytes: Uint8Array): Image {
   return { header: head, height: height!, width: width!, encoding, is_bigendian: is_bigendian!, step: step!, data };
 }
 
-export function writeImage(m: Image): Uint8Array {
+/** `into`: a buffer to write over when the message has its size (see serialize). */
+export function writeImage(m: Image, into?: Uint8Array): Uint8Array {
   return serialize((o: CdrOut) => {
     header(o, m.header);
     u32(o, m.height);
@@ -24,5 +25,5 @@ export function writeImage(m: Image): Uint8Array {
     u8(o, m.is_bigendian);
     u32(o, m.step);
     byteSeq(o, m.data);
-  });
+  }, into);
 }

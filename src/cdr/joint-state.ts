@@ -51,7 +51,8 @@ export function jointStateReader(): (bytes: Uint8Array) => JointStateView {
       r.seekTo(end);
       lastNames = names;
       lastCount = count;
-      lastNameBytes = region.slice();
+      // A copy: a Buffer's slice() would be a view on bytes the transport may reuse.
+      lastNameBytes = new Uint8Array(region);
     }
     const position = readFloat64s(r, `${TYPE}.position`);
     // velocity and effort are not read: the node does not use them.

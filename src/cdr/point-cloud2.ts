@@ -33,7 +33,8 @@ export function readPointCloud2(bytes: Uint8Array): PointCloud2 {
   };
 }
 
-export function writePointCloud2(m: PointCloud2): Uint8Array {
+/** `into`: a buffer to write over when the message has its size (see serialize). */
+export function writePointCloud2(m: PointCloud2, into?: Uint8Array): Uint8Array {
   return serialize((o: CdrOut) => {
     header(o, m.header);
     u32(o, m.height);
@@ -50,5 +51,5 @@ export function writePointCloud2(m: PointCloud2): Uint8Array {
     u32(o, m.row_step);
     byteSeq(o, m.data);
     u8(o, m.is_dense ? 1 : 0);
-  });
+  }, into);
 }

@@ -65,6 +65,15 @@ const BYTES_PER_PIXEL: Record<string, number> = { rgb8: 3, bgr8: 3, mono8: 1, rg
 /** Every device message crosses the transport as CDR bytes: read and written by src/cdr. */
 type Publishers = Partial<Record<TopicRole, RawPublisher>>;
 
+/**
+ * A writer that writes over its previous output when the next message has the same size: the transport
+ * has copied it by then (RawPublisher), and a fresh megabyte buffer per frame costs page faults and GC.
+ */
+function reusing<T>(write: (m: T, into?: Uint8Array) => Uint8Array): (m: T) => Uint8Array {
+  let last: Uint8Array | undefined;
+  return (m) => (last = write(m, last));
+}
+
 interface Relay {
   transport: Transport;
   framePrefix: string;
@@ -153,6 +162,7 @@ function relayImage(
   image: RawPublisher,
   info: (stamp: Time) => void,
 ): void {
+  const write = reusing(writeImage);
   subscribe(relay, topic, MessageType.Image, label, readImage, (m) => {
     // The size check also drops the n×1 colour "image" of an unorganized range camera
     // (GLRangeCameraSimulator keeps only valid pixels), whose colours travel in the cloud's rgb.
@@ -163,7 +173,7 @@ function relayImage(
     }
     // The pixels are copied once, from the incoming bytes into the outgoing ones.
     const { height, width, encoding, is_bigendian, step, data } = m;
-    image.publish(writeImage({ header: header(m.header.stamp, frameId), height, width, encoding, is_bigendian, step, data }));
+    image.publish(write({ header: header(m.header.stamp, frameId), height, width, encoding, is_bigendian, step, data }));
     info(m.header.stamp);
   });
 }
@@ -191,6 +201,8 @@ function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera'
   // The converted cloud and depth are copied into the outgoing bytes: the next cloud can be written over
   // the same buffers instead of allocating (and page-faulting in) some 5 MB per frame.
   let spare: { points: ArrayBuffer; depth: Float32Array } | null = null;
+  const writePoints = reusing(writePointCloud2);
+  const writeDepth = reusing(writeImage);
   subscribe(relay, topic, MessageType.PointCloud2, set.frame, readPointCloud2, (m) => {
     const layout = cloudLayout(m);
     if (typeof layout === 'string') {
@@ -203,8 +215,8 @@ function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera'
     const h = header(m.header.stamp, frameId);
     const out = rangeCameraFromCloud(m, layout, k, h, color, spare ?? undefined);
     spare = { points: out.points.data.buffer as ArrayBuffer, depth: out.depth };
-    pointsPub.publish(writePointCloud2(out.points));
-    depthPub.publish(writeImage(depthImage(out.depth, k.width, k.height, header(m.header.stamp, frameId))));
+    pointsPub.publish(writePoints(out.points));
+    depthPub.publish(writeDepth(depthImage(out.depth, k.width, k.height, header(m.header.stamp, frameId))));
     depthInfo(m.header.stamp);
   });
 }

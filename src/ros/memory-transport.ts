@@ -106,6 +106,11 @@ export function createMemoryTransport(
     copyOnPublish?: boolean;
     /** Decodes raw publications and encodes objects injected into raw subscriptions (see MessageCodec). */
     codec?: MessageCodec;
+    /**
+     * False: record a raw publisher's bytes without copying them, for benchmarks that only count them
+     * (the publisher may write over them next time). Default true, as rcl copies on publish.
+     */
+    copyRaw?: boolean;
   } = {},
 ): MemoryTransport {
   const codec = options.codec;
@@ -183,8 +188,9 @@ export function createMemoryTransport(
       return {
         topic,
         publish(bytes: Uint8Array): void {
-          // Copied, as rcl's publish copies: the caller may reuse its buffer.
-          const sent = bytes.slice();
+          // Copied, as rcl's publish copies: the caller may reuse its buffer. (A Buffer's slice() is a view,
+          // hence the explicit copy.)
+          const sent = options.copyRaw === false ? bytes : new Uint8Array(bytes);
           published.push({ topic, type, qos, message: codec ? codec.decode(type, sent) : sent, bytes: sent, at: nsToTime(nowNs) });
         },
       };
