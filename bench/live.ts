@@ -17,6 +17,7 @@ import { writeJointState } from '../src/cdr/joint-state.js';
 import { writePointCloud2 } from '../src/cdr/point-cloud2.js';
 import { writeImage } from '../src/cdr/image.js';
 import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
+import { stampBytes } from './cdr-stamp.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -126,12 +127,6 @@ function upstreamImage(): Uint8Array {
   return writeImage({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'CAM' }, height: 480, width: 640, encoding: 'rgb8', is_bigendian: 0, step: 1920, data });
 }
 
-/** Writes the stamp into serialized bytes in place (it follows the encapsulation header in every message with a header). */
-function stampBytes(bytes: Uint8Array, sec: number, nanosec: number): void {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  view.setInt32(4, sec, true);
-  view.setUint32(8, nanosec, true);
-}
 
 interface Proc {
   child: ChildProcess;
@@ -300,7 +295,7 @@ async function main(): Promise<void> {
       const p = bridge(body, NS, [`device_input_namespace:=${IN}`, 'camera_info_without_images:=false']);
       const pub = node.createPublisher(type, `${IN}/${inputTopic}`, { qos: sensorQoS });
       const send = (i: number): void => {
-        stampBytes(input, 1, i);
+        stampBytes(input, { sec: 1, nanosec: i });
         pub.publish(input as Buffer);
       };
       await waitFor(`${name}: the first output`, 60_000, () => {

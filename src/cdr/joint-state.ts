@@ -2,9 +2,9 @@
 // takes only the stamp, the names and the positions, and decodes the names only when their bytes
 // differ from the previous message's: a publisher sends the same names in the same order every time,
 // and then no string is built per name per message.
-import type { CdrReader } from '@foxglove/cdr';
+import { Buffer } from 'node:buffer';
 import type { JointState, Time } from '../ros/messages.js';
-import { type CdrOut, cdrReader, CdrError, f64Seq, fixed, header, readCount, readFloat64s, readHeader, readString, serialize, string, u32 } from './core.js';
+import { type CdrOut, cdrReader, CdrError, f64Seq, header, readCount, readFloat64s, readHeader, readString, serialize, string, u32 } from './core.js';
 
 const TYPE = 'sensor_msgs/JointState';
 
@@ -16,24 +16,28 @@ export interface JointStateView {
   position: Float64Array;
 }
 
-/** The byte range of the names sequence's elements, after walking the lengths without decoding. */
-function skipNames(r: CdrReader, count: number): void {
+/**
+ * Walks the names' lengths without decoding them; returns where the sequence ends. (DataView reads in a
+ * plain loop: this runs per name per message, so no closures or reader calls.)
+ */
+function skipNames(bytes: Uint8Array, start: number, count: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const little = bytes[1] === 1;
+  let o = start;
   for (let i = 0; i < count; i++) {
-    const length = fixed(r, `${TYPE}.name[${i}]`, () => r.uint32());
-    if (length > r.byteLength - r.offset) throw new CdrError(`${TYPE}.name[${i}]: needs ${length} bytes, ${r.byteLength - r.offset} left`);
-    r.seek(length);
+    o = (o + 3) & ~3; // 4-aligned from the end of the encapsulation header, which is 4 bytes long
+    if (o + 4 > bytes.byteLength) throw new CdrError(`${TYPE}.name[${i}]: message ends early (${bytes.byteLength} bytes)`);
+    const length = view.getUint32(o, little);
+    o += 4 + length;
+    if (o > bytes.byteLength) throw new CdrError(`${TYPE}.name[${i}]: needs ${length} bytes, ${bytes.byteLength - o + length} left`);
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return o;
 }
 
 /** A reader that remembers the last names it decoded; one per subscription. */
 export function jointStateReader(): (bytes: Uint8Array) => JointStateView {
-  let lastNameBytes: Uint8Array = new Uint8Array(0);
+  // A copy (Buffer.from copies a Uint8Array), compared with memcmp (Buffer.equals).
+  let lastNameBytes: Buffer = Buffer.alloc(0);
   let lastCount = -1;
   let lastNames: readonly string[] = [];
   return (bytes) => {
@@ -41,18 +45,16 @@ export function jointStateReader(): (bytes: Uint8Array) => JointStateView {
     const head = readHeader(r, TYPE);
     const count = readCount(r, 4, `${TYPE}.name`, 4);
     const start = r.offset;
-    skipNames(r, count);
-    const region = bytes.subarray(start, r.offset);
-    if (count !== lastCount || !sameBytes(region, lastNameBytes)) {
-      const end = r.offset;
-      r.seekTo(start);
+    const end = skipNames(bytes, start, count);
+    const region = bytes.subarray(start, end);
+    if (count !== lastCount || !lastNameBytes.equals(region)) {
       const names: string[] = new Array<string>(count);
       for (let i = 0; i < count; i++) names[i] = readString(r, `${TYPE}.name[${i}]`);
-      r.seekTo(end);
       lastNames = names;
       lastCount = count;
-      // A copy: a Buffer's slice() would be a view on bytes the transport may reuse.
-      lastNameBytes = new Uint8Array(region);
+      lastNameBytes = Buffer.from(region);
+    } else {
+      r.seekTo(end); // the names are the previous message's: not decoded again
     }
     const position = readFloat64s(r, `${TYPE}.position`);
     // velocity and effort are not read: the node does not use them.

@@ -1,14 +1,20 @@
 // tf2_msgs/TFMessage, written for /tf at every joint_states message that moves a joint, and for
 // /tf_static. Frame ids are the same strings message after message: each is encoded to UTF-8 once.
 import type { TFMessage, TransformStamped } from '../ros/messages.js';
-import { type CdrOut, cdrReader, encodedString, f64, fixed, readCount, readHeader, readString, serialize, time, u32, utf8 } from './core.js';
+import { Buffer } from 'node:buffer';
+import { cdrReader, fixed, readCount, readHeader, readString, utf8 } from './core.js';
 
 const TYPE = 'tf2_msgs/TFMessage';
 
 /** Distinct frame ids kept encoded; a model has far fewer, so this only bounds a pathological caller. */
 const MAX_CACHED_IDS = 4096;
 
-/** A writer that keeps the encoded frame ids it has seen; one per publisher. */
+/**
+ * A writer that keeps the encoded frame ids it has seen; one per publisher. Written by hand rather than
+ * with core.ts's two passes: /tf is the node's hottest output (hundreds of transforms per message at
+ * joint_states' rate), and its layout is simple enough to size in one loop. The buffer comes zeroed, so
+ * the padding needs no writes.
+ */
 export function tfMessageWriter(): (transforms: readonly TransformStamped[]) => Uint8Array {
   const encoded = new Map<string, Uint8Array>();
   const id = (s: string): Uint8Array => {
@@ -20,24 +26,54 @@ export function tfMessageWriter(): (transforms: readonly TransformStamped[]) => 
     }
     return e;
   };
-  return (transforms) =>
-    serialize((o: CdrOut) => {
-      u32(o, transforms.length);
-      for (let i = 0; i < transforms.length; i++) {
-        const t = transforms[i]!;
-        time(o, t.header.stamp);
-        encodedString(o, id(t.header.frame_id));
-        encodedString(o, id(t.child_frame_id));
-        const { translation: v, rotation: q } = t.transform;
-        f64(o, v.x);
-        f64(o, v.y);
-        f64(o, v.z);
-        f64(o, q.x);
-        f64(o, q.y);
-        f64(o, q.z);
-        f64(o, q.w);
-      }
-    });
+  // Offsets are absolute; CDR aligns relative to the end of the 4-byte encapsulation header.
+  const align4 = (o: number): number => (o + 3) & ~3;
+  const align8 = (o: number): number => ((o + 3) & ~7) + 4;
+  return (transforms) => {
+    const n = transforms.length;
+    const parents: Uint8Array[] = new Array<Uint8Array>(n);
+    const children: Uint8Array[] = new Array<Uint8Array>(n);
+    let size = 8;
+    for (let i = 0; i < n; i++) {
+      const t = transforms[i]!;
+      const parent = (parents[i] = id(t.header.frame_id));
+      const child = (children[i] = id(t.child_frame_id));
+      size = align4(size) + 8; // stamp
+      size = align4(size) + 4 + parent.byteLength + 1;
+      size = align4(size) + 4 + child.byteLength + 1;
+      size = align8(size) + 56; // translation, rotation
+    }
+    const bytes = Buffer.alloc(size);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, size);
+    bytes[1] = 1; // CDR_LE
+    view.setUint32(4, n, true);
+    let o = 8;
+    for (let i = 0; i < n; i++) {
+      const t = transforms[i]!;
+      const parent = parents[i]!;
+      const child = children[i]!;
+      o = align4(o);
+      view.setInt32(o, t.header.stamp.sec, true);
+      view.setUint32(o + 4, t.header.stamp.nanosec, true);
+      o += 8;
+      view.setUint32(o, parent.byteLength + 1, true);
+      bytes.set(parent, o + 4);
+      o = align4(o + 4 + parent.byteLength + 1);
+      view.setUint32(o, child.byteLength + 1, true);
+      bytes.set(child, o + 4);
+      o = align8(o + 4 + child.byteLength + 1);
+      const { translation: v, rotation: q } = t.transform;
+      view.setFloat64(o, v.x, true);
+      view.setFloat64(o + 8, v.y, true);
+      view.setFloat64(o + 16, v.z, true);
+      view.setFloat64(o + 24, q.x, true);
+      view.setFloat64(o + 32, q.y, true);
+      view.setFloat64(o + 40, q.z, true);
+      view.setFloat64(o + 48, q.w, true);
+      o += 56;
+    }
+    return bytes;
+  };
 }
 
 export const writeTfMessage = (m: TFMessage): Uint8Array => tfMessageWriter()(m.transforms);
