@@ -10,7 +10,7 @@
 // script adds Cyclone's SocketReceiveBufferSize to CYCLONEDDS_URI for every process (docs/ros.md).
 // Prints a Markdown table; --json FILE also writes the figures.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeJointState } from '../src/cdr/joint-state.js';
@@ -24,6 +24,7 @@ type Any = any;
 
 const ROOT = resolve(import.meta.dirname, '..', '..', '..');
 const MAIN = join(ROOT, 'dist', 'ros', 'main.js');
+const FLOOR = join(import.meta.dirname, 'live-floor.js');
 const SECONDS = Number(process.env.LIVE_SECONDS ?? 10);
 /** Extra node options for the body_bridge processes, e.g. LIVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
 const NODE_ARGS = (process.env.LIVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -40,8 +41,10 @@ export const RECEIVE_BUFFER = '<Internal><SocketReceiveBufferSize min="default" 
 export const LARGE_FRAGMENTS = '<General><MaxMessageSize>65500B</MaxMessageSize><FragmentSize>65000B</FragmentSize></General>';
 
 function cycloneUri(): string {
-  const add = RECEIVE_BUFFER + (process.env.LIVE_LARGE_FRAGMENTS === '1' ? LARGE_FRAGMENTS : '');
+  // LIVE_DEFAULT_RECEIVE_BUFFER=1 leaves the socket buffer at the kernel's default, to see what it loses.
+  const add = (process.env.LIVE_DEFAULT_RECEIVE_BUFFER === '1' ? '' : RECEIVE_BUFFER) + (process.env.LIVE_LARGE_FRAGMENTS === '1' ? LARGE_FRAGMENTS : '');
   const base = process.env.CYCLONEDDS_URI ?? '';
+  if (add === '') return base;
   if (base.includes('</Domain>')) return base.replace('</Domain>', `${add}</Domain>`);
   return `<CycloneDDS><Domain>${add}</Domain></CycloneDDS>`;
 }
@@ -52,6 +55,25 @@ function cpuSeconds(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
+
+/** CPU seconds per thread name (/proc/<pid>/task/<tid>/comm), to tell the JavaScript thread from DDS's and rclnodejs's. */
+function threadCpuSeconds(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+const threadDelta = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, Math.round((v - (before[k] ?? 0)) * 100) / 100]).filter(([, v]) => (v as number) > 0));
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -178,7 +200,14 @@ export interface LiveCase {
   seconds: number;
   /** CPU seconds of the node over the measured window. */
   nodeCpuS: number;
+  /** The same by thread name (the JavaScript thread is the process's own name, `node`). */
+  nodeThreads: Record<string, number>;
   peer?: { name: string; cpuS: number };
+  /**
+   * The same traffic through an rclnodejs node that does nothing of its own (bench/live-floor.ts): taking
+   * the bytes (joint_states), or taking them and publishing them again unchanged (relays).
+   */
+  floorCpuS: number;
   sent: number;
   received: Record<string, number>;
 }
@@ -238,6 +267,10 @@ async function main(): Promise<void> {
       });
       const toBb = node.createPublisher('sensor_msgs/msg/JointState', `${A}/joint_states`);
       const toRsp = node.createPublisher('sensor_msgs/msg/JointState', `${B}/joint_states`);
+      const F = `/${tag}_floor`;
+      const floor = start(process.execPath, [FLOOR, 'sink', 'sensor_msgs/msg/JointState', `${F}/joint_states`], env);
+      procs.push(floor);
+      const toFloor = node.createPublisher('sensor_msgs/msg/JointState', `${F}/joint_states`);
       const names = Array.from({ length: JOINTS }, (_, i) => `J${i + 1}`);
       const send = (i: number): void => {
         const ns = BigInt(Date.now()) * 1_000_000n;
@@ -250,6 +283,7 @@ async function main(): Promise<void> {
         }) as Buffer;
         toBb.publish(bytes);
         toRsp.publish(bytes);
+        toFloor.publish(bytes);
       };
       // Both publish /tf before the window opens (discovery done, caches warm).
       await waitFor('/tf from both', 60_000, () => {
@@ -257,19 +291,22 @@ async function main(): Promise<void> {
         return tfCount.bb > 0 && tfCount.rs > 0 ? true : undefined;
       }, () => bb.output() + peer.output());
       await paced(1000, 2, send);
-      const before = { bb: cpuSeconds(bb.child.pid!), rs: cpuSeconds(peer.child.pid!), tf: { ...tfCount } };
+      const before = { bb: cpuSeconds(bb.child.pid!), rs: cpuSeconds(peer.child.pid!), floor: cpuSeconds(floor.child.pid!), tf: { ...tfCount }, threads: threadCpuSeconds(bb.child.pid!) };
       const sent = await paced(1000, SECONDS, send);
       await sleep(200);
       results.push({
         name: `${JOINTS}-joint joint_states at 1 kHz, publish_frequency 20`,
         seconds: SECONDS,
         nodeCpuS: cpuSeconds(bb.child.pid!) - before.bb,
+        nodeThreads: threadDelta(threadCpuSeconds(bb.child.pid!), before.threads),
         peer: { name: 'robot_state_publisher', cpuS: cpuSeconds(peer.child.pid!) - before.rs },
+        floorCpuS: cpuSeconds(floor.child.pid!) - before.floor,
         sent,
         received: { '/tf from body_bridge': tfCount.bb - before.tf.bb, '/tf from robot_state_publisher': tfCount.rs - before.tf.rs },
       });
       await stop(bb);
       await stop(peer);
+      await stop(floor);
     }
 
     const cameraCase = async (
@@ -293,6 +330,8 @@ async function main(): Promise<void> {
         });
       }
       const p = bridge(body, NS, [`device_input_namespace:=${IN}`, 'camera_info_without_images:=false']);
+      const floor = start(process.execPath, [FLOOR, 'relay', type, `${IN}/${inputTopic}`, `/${tag}_floor_${device.toLowerCase()}`], env);
+      procs.push(floor);
       const pub = node.createPublisher(type, `${IN}/${inputTopic}`, { qos: sensorQoS });
       const send = (i: number): void => {
         stampBytes(input, { sec: 1, nanosec: i });
@@ -305,10 +344,21 @@ async function main(): Promise<void> {
       await sleep(500);
       for (const k of Object.keys(counts)) counts[k] = 0;
       const before = cpuSeconds(p.child.pid!);
+      const beforeFloor = cpuSeconds(floor.child.pid!);
+      const beforeThreads = threadCpuSeconds(p.child.pid!);
       const sent = await paced(30, SECONDS, send);
       await sleep(500);
-      results.push({ name, seconds: SECONDS, nodeCpuS: cpuSeconds(p.child.pid!) - before, sent, received: { ...counts } });
+      results.push({
+        name,
+        seconds: SECONDS,
+        nodeCpuS: cpuSeconds(p.child.pid!) - before,
+        nodeThreads: threadDelta(threadCpuSeconds(p.child.pid!), beforeThreads),
+        floorCpuS: cpuSeconds(floor.child.pid!) - beforeFloor,
+        sent,
+        received: { ...counts },
+      });
       await stop(p);
+      await stop(floor);
     };
     if (only.has('cloud')) {
       await cameraCase('640×480 COLOR_DEPTH cloud relay at 30 Hz', 'RANGE', upstreamCloud(), 'RANGE/point_cloud', 'sensor_msgs/msg/PointCloud2', {
@@ -330,15 +380,21 @@ async function main(): Promise<void> {
     rmSync(scratch, { recursive: true, force: true });
   }
 
-  const lines = ['| case | node CPU-s | % of a core | peer | peer CPU-s | ratio | sent | received |', '|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| case | body_bridge CPU-s | % of a core | peer | peer CPU-s | ratio | rclnodejs doing nothing (floor) CPU-s | sent | received |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const r of results) {
     const received = Object.entries(r.received).map(([k, v]) => `${k}: ${v}`).join(', ');
     lines.push(
       `| ${r.name}, ${r.seconds} s | ${r.nodeCpuS.toFixed(2)} | ${((100 * r.nodeCpuS) / r.seconds).toFixed(1)} % | ${r.peer?.name ?? '—'} | ` +
-        `${r.peer ? r.peer.cpuS.toFixed(2) : '—'} | ${r.peer ? `${(r.nodeCpuS / r.peer.cpuS).toFixed(2)}×` : '—'} | ${r.sent} | ${received} |`,
+        `${r.peer ? r.peer.cpuS.toFixed(2) : '—'} | ${r.peer ? `${(r.nodeCpuS / r.peer.cpuS).toFixed(2)}×` : '—'} | ${r.floorCpuS.toFixed(2)} | ${r.sent} | ${received} |`,
     );
   }
   console.log(lines.join('\n'));
+  console.log('');
+  console.log('node CPU-s by thread:');
+  for (const r of results) console.log(`  ${r.name}: ${Object.entries(r.nodeThreads).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cycloneddsUri: process.env.CYCLONEDDS_URI, results }, null, 2));
 }
 
