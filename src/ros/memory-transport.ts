@@ -99,11 +99,6 @@ export function createMemoryTransport(
   options: {
     start?: Time;
     echoLog?: Logger;
-    /**
-     * Record a deep copy of every published message, as a serialising transport (rclnodejs) would send
-     * it, and tell publishers so (Publisher.copiesOnPublish): publishers may then reuse their buffers.
-     */
-    copyOnPublish?: boolean;
     /** Decodes raw publications and encodes objects injected into raw subscriptions (see MessageCodec). */
     codec?: MessageCodec;
     /**
@@ -114,7 +109,6 @@ export function createMemoryTransport(
   } = {},
 ): MemoryTransport {
   const codec = options.codec;
-  const copyOnPublish = options.copyOnPublish === true;
   let nowNs = timeToNs(options.start ?? { sec: 1000, nanosec: 0 });
   let wallNs = nowNs;
   const published: Publication[] = [];
@@ -177,9 +171,8 @@ export function createMemoryTransport(
       topicList.push({ topic, type, qos, direction: 'publish' });
       return {
         topic,
-        copiesOnPublish: copyOnPublish,
         publish(message: T): void {
-          published.push({ topic, type, qos, message: copyOnPublish ? structuredClone(message) : message, at: nsToTime(nowNs) });
+          published.push({ topic, type, qos, message, at: nsToTime(nowNs) });
         },
       };
     },

@@ -189,9 +189,6 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
       return {
         topic,
         publish: (message: T) => target.publish(message as Parameters<typeof target.publish>[0]),
-        // rclnodejs's Publisher.publish converts the message (new TypeClass(message)), serialises it and
-        // calls rcl_publish before returning: nothing of the JavaScript object is kept.
-        copiesOnPublish: true,
       };
     },
     rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher {

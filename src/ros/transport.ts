@@ -19,11 +19,6 @@ export const sensorDataQoS: QoS = { reliability: 'best_effort', durability: 'vol
 export interface Publisher<T> {
   readonly topic: string;
   publish(message: T): void;
-  /**
-   * True when publish() has copied the message (serialised it) by the time it returns, so the caller may
-   * reuse the message's buffers for the next one. Absent or false: the message must stay untouched.
-   */
-  readonly copiesOnPublish?: boolean;
 }
 
 /** Publishes messages already serialized as CDR (encapsulation header included), as they go on the wire. */
