@@ -8,7 +8,7 @@ import { CdrReader } from '@foxglove/cdr';
 import type { Header, Time } from '../ros/messages.js';
 
 /** The 4-byte encapsulation header; alignment counts from its end. */
-export const ENCAPSULATION_BYTES = 4;
+const ENCAPSULATION_BYTES = 4;
 
 /** A message's bytes are not what the codec expects (truncated, a length past the end, an unknown encapsulation). */
 export class CdrError extends Error {
@@ -78,7 +78,7 @@ export function fixed<T>(r: CdrReader, what: string, read: () => T): T {
   }
 }
 
-export function readTime(r: CdrReader, what: string): Time {
+function readTime(r: CdrReader, what: string): Time {
   return fixed(r, what, () => ({ sec: r.int32(), nanosec: r.uint32() }));
 }
 
@@ -100,7 +100,7 @@ export interface CdrOut {
 const LITTLE = true;
 
 /** Pads to `n` (counted from the end of the encapsulation header), zeroing the padding. */
-export function align(o: CdrOut, n: number): void {
+function align(o: CdrOut, n: number): void {
   const pad = (n - ((o.offset - ENCAPSULATION_BYTES) % n)) % n;
   if (pad > 0 && o.bytes) o.bytes.fill(0, o.offset, o.offset + pad);
   o.offset += pad;
@@ -117,7 +117,7 @@ export function u32(o: CdrOut, v: number): void {
   o.offset += 4;
 }
 
-export function i32(o: CdrOut, v: number): void {
+function i32(o: CdrOut, v: number): void {
   align(o, 4);
   o.view?.setInt32(o.offset, v, LITTLE);
   o.offset += 4;
@@ -173,7 +173,7 @@ const encoder = new TextEncoder();
 export const utf8 = (s: string): Uint8Array => encoder.encode(s);
 
 /** A string already encoded as UTF-8: length (with the terminating NUL), bytes, NUL. */
-export function encodedString(o: CdrOut, encoded: Uint8Array): void {
+function encodedString(o: CdrOut, encoded: Uint8Array): void {
   u32(o, encoded.byteLength + 1);
   if (o.bytes) {
     o.bytes.set(encoded, o.offset);
