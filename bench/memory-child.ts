@@ -6,6 +6,8 @@
 import { movingJointNames, jointPositions } from './tf.js';
 import type { JointState } from '../src/ros/messages.js';
 import { resolveSubjects } from './subjects.js';
+import { writeJointState } from '../src/cdr/joint-state.js';
+import { stampBytes } from './cdr-stamp.js';
 
 export interface MemorySample {
   messages: number;
@@ -58,21 +60,19 @@ async function main(): Promise<void> {
   const servingRssBytes = sample(0).rssBytes;
 
   const names = movingJointNames(driver.model);
-  const pool: JointState[] = jointPositions(7, 100, names.length).map((position) => ({
-    header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' },
-    name: names,
-    position,
-    velocity: [],
-    effort: [],
-  }));
+  // Serialized once, as rclnodejs hands the node a JointState; each send writes its own stamp.
+  const pool: Uint8Array[] = jointPositions(7, 100, names.length).map((position) =>
+    writeJointState({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' }, name: names, position, velocity: [], effort: [] }),
+  );
   const samples: MemorySample[] = [];
   const every = Math.max(1, Math.floor(total / 10));
   let stampNs = 1_000_000_000;
   for (let i = 1; i <= total; i++) {
-    const m = pool[i % pool.length]!;
+    const bytes = pool[i % pool.length]!;
     stampNs += 100_000_000;
-    m.header.stamp = { sec: Math.floor(stampNs / 1e9), nanosec: stampNs % 1e9 };
-    driver.send(m);
+    const stamp = { sec: Math.floor(stampNs / 1e9), nanosec: stampNs % 1e9 };
+    stampBytes(bytes, stamp);
+    driver.send(bytes, stamp);
     // The in-memory transport records every publication (a real one sends and forgets): drop them.
     if (i % 1000 === 0) driver.drain();
     if (i % every === 0) {

@@ -1,15 +1,19 @@
-// The sensor conversions the node performs, set up on synthetic frames of the sizes the issue names.
-// Frames carry realistic content (a tilted plane with a few invalid pixels / no-return beams) so
-// that both the valid and the invalid branch of every conversion run.
+// The device relay's real work, as the node runs it: the CDR bytes of a choreonoid_ros message in,
+// the CDR bytes of every message the relay publishes for it out, through startDeviceBridge on the
+// in-memory transport. Frames carry realistic content (a tilted plane with a few invalid pixels /
+// no-return beams) so that both the valid and the invalid branch of every conversion run.
 import { identityPose } from '../src/model/math.js';
 import type { CameraParams, Device, RangeCameraParams, RangeSensorParams, RobotModel } from '../src/model/types.js';
-import { type Header, type Image, MessageType, type PointCloud2 } from '../src/ros/messages.js';
+import { writeImage } from '../src/cdr/image.js';
+import { writeImu } from '../src/cdr/imu.js';
+import { writeLaserScan } from '../src/cdr/laser-scan.js';
+import { writePointCloud2 } from '../src/cdr/point-cloud2.js';
+import { writeWrenchStamped } from '../src/cdr/wrench-stamped.js';
+import { type Image, MessageType, type PointCloud2 } from '../src/ros/messages.js';
 import { chainModel } from './chain.js';
 import type { Resolved } from './subjects.js';
 import { reasonOf, unavailable } from './subjects.js';
 import type { SensorWork } from './sensors.js';
-
-const header = (frame: string): Header => ({ stamp: { sec: 1, nanosec: 0 }, frame_id: frame });
 
 export function cameraParams(width: number, height: number): CameraParams {
   return {
@@ -108,35 +112,38 @@ function upstreamImage(width: number, height: number): Image {
 }
 
 /**
- * A RangeCamera cloud as BodyROS2Item::updateRangeVisionSensor fills it: organized width×height,
- * x/y/z FLOAT32 at 0/4/8 with count 4, point_step 12, row_step 0 (it is computed before
- * point_step is set), points with infinite coordinates where there is no measurement.
+ * A COLOR_DEPTH RangeCamera cloud as BodyROS2Item::updateRangeVisionSensor fills it: organized
+ * width×height, x/y/z FLOAT32 at 0/4/8 and rgb UINT32 at 12, each with count 4, point_step 16, row_step 0
+ * (it is computed before point_step is set), points with infinite coordinates where there is no measurement.
  */
 function upstreamCloud(width: number, height: number): PointCloud2 {
   const depth = depthFrame(width, height);
   const f = Math.min(width, height) / 2 / Math.tan(0.5);
-  const xyz = new Float32Array(width * height * 3);
+  const buffer = new ArrayBuffer(width * height * 16);
+  const xyz = new Float32Array(buffer);
+  const rgb = new Uint32Array(buffer);
   for (let v = 0, i = 0; v < height; v++) {
     for (let u = 0; u < width; u++, i++) {
       const z = depth[i]!;
-      if (Number.isNaN(z)) xyz[3 * i] = xyz[3 * i + 1] = xyz[3 * i + 2] = Infinity;
+      if (Number.isNaN(z)) xyz[4 * i] = xyz[4 * i + 1] = xyz[4 * i + 2] = Infinity;
       else {
-        xyz[3 * i] = ((u - (width - 1) / 2) * z) / f;
-        xyz[3 * i + 1] = ((v - (height - 1) / 2) * z) / f;
-        xyz[3 * i + 2] = z;
+        xyz[4 * i] = ((u - (width - 1) / 2) * z) / f;
+        xyz[4 * i + 1] = ((v - (height - 1) / 2) * z) / f;
+        xyz[4 * i + 2] = z;
       }
+      rgb[4 * i + 3] = (i * 2654435761) >>> 8;
     }
   }
-  const field = (name: string, offset: number) => ({ name, offset, datatype: 7, count: 4 });
+  const field = (name: string, offset: number, datatype: number) => ({ name, offset, datatype, count: 4 });
   return {
     header: { stamp: { sec: 1, nanosec: 0 }, frame_id: 'depth_camera' },
     height,
     width,
-    fields: [field('x', 0), field('y', 4), field('z', 8)],
+    fields: [field('x', 0, 7), field('y', 4, 7), field('z', 8, 7), field('rgb', 12, 6)],
     is_bigendian: false,
-    point_step: 12,
+    point_step: 16,
     row_step: 0,
-    data: new Uint8Array(xyz.buffer),
+    data: new Uint8Array(buffer),
     is_dense: true,
   };
 }
@@ -147,50 +154,8 @@ export interface NamedWork {
 }
 
 export async function sensorWorks(): Promise<NamedWork[]> {
-  let pc: typeof import('../src/devices/pointcloud.js') | undefined;
-  let cam: typeof import('../src/devices/camera-info.js') | undefined;
-  let scan: typeof import('../src/devices/scan.js') | undefined;
-  const failures: string[] = [];
-  try {
-    pc = await import('../src/devices/pointcloud.js');
-    cam = await import('../src/devices/camera-info.js');
-    scan = await import('../src/devices/scan.js');
-  } catch (error) {
-    failures.push(`src/devices: ${reasonOf(error)}`);
-  }
-
-  const depth = (w: number, h: number): NamedWork => {
-    const name = `depth ${w}×${h} 32FC1 → PointCloud2`;
-    if (!pc || !cam) return { name, work: unavailable(failures[0] ?? 'src/devices missing') };
-    const k = cam.cameraIntrinsics(cameraParams(w, h));
-    if (!k) return { name, work: unavailable('cameraIntrinsics returned null for a pinhole camera') };
-    const frame = depthFrame(w, h);
-    const toCloud = pc.depthToPointCloud;
-    return {
-      name,
-      work: {
-        ok: true,
-        value: { name, inputBytes: frame.byteLength, run: () => toCloud(frame, k, header('camera_optical_frame')).data.byteLength },
-      },
-    };
-  };
-
-  const rangeScan = (pitch: number, yaw: number): NamedWork => {
-    const name = `range scan ${pitch}×${yaw} → PointCloud2`;
-    if (!scan) return { name, work: unavailable(failures[0] ?? 'src/devices missing') };
-    const p = rangeSensorParams(yaw, pitch);
-    const ranges = scanFrame(yaw * pitch);
-    const toCloud = scan.rangeScanToPointCloud;
-    return {
-      name,
-      work: {
-        ok: true,
-        value: { name, inputBytes: ranges.byteLength, run: () => toCloud(p, ranges, header('lidar_scan_frame')).data.byteLength },
-      },
-    };
-  };
-
   let relay: { bridge: typeof import('../src/devices/bridge.js'); frames: typeof import('../src/devices/frames.js'); mem: typeof import('../src/ros/memory-transport.js') } | undefined;
+  let failure = '';
   try {
     relay = {
       bridge: await import('../src/devices/bridge.js'),
@@ -198,67 +163,95 @@ export async function sensorWorks(): Promise<NamedWork[]> {
       mem: await import('../src/ros/memory-transport.js'),
     };
   } catch (error) {
-    failures.push(`device relay: ${reasonOf(error)}`);
+    failure = `device relay: ${reasonOf(error)}`;
   }
 
   /**
-   * One message injected where choreonoid_ros publishes, through the device relay on the in-memory
-   * transport; the output size is the payload of every Image / PointCloud2 the relay publishes.
+   * One message's CDR bytes injected where choreonoid_ros publishes, through the device relay on the
+   * in-memory transport; the output size is the CDR bytes of every message the relay publishes for it.
    */
-  const relayed = (name: string, device: Device, inputType: string, message: Image | PointCloud2): NamedWork => {
-    if (!relay) return { name, work: unavailable(failures[failures.length - 1] ?? 'device relay missing') };
+  const relayed = (name: string, device: Device, inputType: string, input: Uint8Array): NamedWork => {
+    if (!relay) return { name, work: unavailable(failure) };
     const model = bodyWith(device);
-    const transport = relay.mem.createMemoryTransport();
+    // The publications are only counted: no copy of each on the way (rclnodejs hands them to DDS).
+    const transport = relay.mem.createMemoryTransport({ copyRaw: false });
     relay.bridge.startDeviceBridge({
       model,
       frames: relay.frames.deviceFrames(model),
       transport,
       framePrefix: '',
-      params: relay.bridge.defaultDeviceBridgeParams,
+      params: { ...relay.bridge.defaultDeviceBridgeParams, cameraInfoWithoutImages: false },
     });
-    const input = transport.topics().find((t) => t.direction === 'subscribe' && t.type === inputType);
-    if (!input) return { name, work: unavailable(`the device relay subscribes to no ${inputType} for a ${device.type}`) };
+    const topic = transport.topics().find((t) => t.direction === 'subscribe' && t.type === inputType);
+    if (!topic) return { name, work: unavailable(`the device relay subscribes to no ${inputType} for a ${device.type}`) };
     const run = (): number => {
       transport.clear();
-      transport.inject(input.topic, message);
+      transport.inject(topic.topic, input);
       let bytes = 0;
-      for (const p of transport.published) {
-        const data = (p.message as { data?: unknown }).data;
-        if (data instanceof Uint8Array) bytes += data.byteLength;
-      }
-      if (bytes === 0) throw new Error(`the device relay published no data for ${input.topic}: ${transport.logs.map((l) => l.message).join('; ')}`);
+      for (const p of transport.published) bytes += p.bytes?.byteLength ?? 0;
+      if (bytes === 0) throw new Error(`the device relay published nothing for ${topic.topic}: ${transport.logs.map((l) => l.message).join('; ')}`);
       return bytes;
     };
-    return { name, work: { ok: true, value: { name, inputBytes: message.data.byteLength, run } } };
+    return { name, work: { ok: true, value: { name, inputBytes: input.byteLength, run } } };
   };
 
-  const camera: Device = {
-    type: 'Camera',
-    name: 'camera',
-    id: 0,
-    link: 'base',
-    pose: identityPose(),
-    params: { ...cameraParams(1280, 720), image_type: 'COLOR_IMAGE', format: 'COLOR' },
-  };
-  const rangeCamera: Device = {
-    type: 'RangeCamera',
-    name: 'depth_camera',
-    id: 1,
-    link: 'base',
-    pose: identityPose(),
-    params: rangeCameraParams(640, 480),
-  };
+  const device = (type: Device['type'], params: unknown): Device =>
+    ({ type, name: 'sensor', id: 0, link: 'base', pose: identityPose(), params }) as Device;
+  const stamped = { stamp: { sec: 1, nanosec: 0 }, frame_id: 'sensor' };
+  const scan = rangeSensorParams(1081, 1);
+  const planar = { ...scan, pitch_range: 0, num_pitch_samples: 1, min_pitch_angle: 0, max_pitch_angle: 0, pitch_step: 0 };
+  const vector = { x: 0.01, y: -0.02, z: 0.981 };
+  const covariance = new Array<number>(9).fill(0);
 
   return [
-    depth(640, 480),
-    depth(1280, 720),
-    relayed('rgb8 1280×720 image relay (choreonoid_ros Image → Image + CameraInfo)', camera, MessageType.Image, upstreamImage(1280, 720)),
-    rangeScan(64, 2048),
     relayed(
-      'choreonoid_ros RangeCamera cloud 640×480 → PointCloud2 + depth Image + CameraInfo',
-      rangeCamera,
+      'rgb8 640×480 image relay (Image → Image + CameraInfo)',
+      device('Camera', { ...cameraParams(640, 480), image_type: 'COLOR_IMAGE', format: 'COLOR' }),
+      MessageType.Image,
+      writeImage(upstreamImage(640, 480)),
+    ),
+    relayed(
+      'COLOR_DEPTH RangeCamera cloud 640×480 relay (PointCloud2 → PointCloud2 + depth Image + CameraInfo)',
+      device('RangeCamera', { ...rangeCameraParams(640, 480), image_type: 'COLOR_IMAGE', format: 'COLOR_DEPTH' }),
       MessageType.PointCloud2,
-      upstreamCloud(640, 480),
+      writePointCloud2(upstreamCloud(640, 480)),
+    ),
+    relayed(
+      'planar scan 1081 beams relay (LaserScan → LaserScan)',
+      device('RangeSensor', planar),
+      MessageType.LaserScan,
+      writeLaserScan({
+        header: stamped,
+        angle_min: planar.min_yaw_angle,
+        angle_max: planar.max_yaw_angle,
+        angle_increment: planar.yaw_step,
+        time_increment: 0,
+        scan_time: 0.1,
+        range_min: planar.min_distance,
+        range_max: planar.max_distance,
+        ranges: scanFrame(1081),
+        intensities: [],
+      }),
+    ),
+    relayed(
+      'Imu relay (Imu → Imu)',
+      device('Imu', { on: true }),
+      MessageType.Imu,
+      writeImu({
+        header: stamped,
+        orientation: { x: 0, y: 0, z: 0, w: 1 },
+        orientation_covariance: covariance,
+        angular_velocity: vector,
+        angular_velocity_covariance: covariance,
+        linear_acceleration: vector,
+        linear_acceleration_covariance: covariance,
+      }),
+    ),
+    relayed(
+      'ForceSensor relay (WrenchStamped → WrenchStamped)',
+      device('ForceSensor', { on: true }),
+      MessageType.WrenchStamped,
+      writeWrenchStamped({ header: stamped, wrench: { force: vector, torque: vector } }),
     ),
   ];
 }

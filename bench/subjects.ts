@@ -1,7 +1,7 @@
 // The code under measurement, resolved at run time: the bench must still run, and say why, when a
 // piece of body_bridge is missing or broken (that measurement then reports "not available: <reason>").
 import type { RobotModel } from '../src/model/types.js';
-import type { JointState, TFMessage } from '../src/ros/messages.js';
+import type { TFMessage, Time } from '../src/ros/messages.js';
 import type { TfDriver } from './tf.js';
 
 export type Resolved<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -53,8 +53,10 @@ export async function resolveSubjects(meshDir: string): Promise<Subjects> {
   const startBridge = await attempt('src/ros bridge over the memory transport', async () => {
     const ros = await import('../src/ros/bridge.js');
     const mem = await import('../src/ros/memory-transport.js');
+    const readTf = (await import('../src/cdr/tf-message.js')).readTfMessage;
     return ((file: string, loadModel: LoadModel, urdf: ConvertToUrdf) => {
-      const transport = mem.createMemoryTransport();
+      // The publications are only read back after timing: no copy of each one on the way.
+      const transport = mem.createMemoryTransport({ copyRaw: false });
       let model: RobotModel | undefined;
       const bridge = ros.startBridge(
         {
@@ -76,14 +78,15 @@ export async function resolveSubjects(meshDir: string): Promise<Subjects> {
       const served = model;
       return {
         model: served,
-        send: (message: JointState) => {
+        send: (bytes: Uint8Array, stamp: Time) => {
           // The node's clock follows the stamps, as with a live publisher or use_sim_time: the bridge
           // drops stamps too far ahead of its clock and resets its cache when they jump back.
-          transport.setTime(message.header.stamp);
-          transport.inject(ros.Topics.jointStates, message);
+          transport.setTime(stamp);
+          transport.inject(ros.Topics.jointStates, bytes);
         },
         drain: (): TFMessage[] => {
-          const out = transport.messages<TFMessage>(ros.Topics.tf);
+          // /tf goes out as CDR: read back after the timed loop, for the comparison with KDL.
+          const out = transport.published.filter((p) => p.topic === ros.Topics.tf).map((p) => readTf(p.bytes!));
           transport.clear();
           return out;
         },

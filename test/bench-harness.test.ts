@@ -134,20 +134,26 @@ describe('npm run bench -- --tiny', () => {
   it('sensors: output sizes match the message layouts', () => {
     const cases = (results.sensors as { cases: Json[] }).cases;
     const byName = new Map(cases.map((c) => [String(c.name), c]));
-    // 32FC1 in (4 B/pixel), xyz float32 out (12 B/point).
-    expect(byName.get('depth 640×480 32FC1 → PointCloud2')).toMatchObject({ inputBytes: 640 * 480 * 4, outputBytes: 640 * 480 * 12 });
-    expect(byName.get('depth 1280×720 32FC1 → PointCloud2')).toMatchObject({ inputBytes: 1280 * 720 * 4, outputBytes: 1280 * 720 * 12 });
-    expect(byName.get('range scan 64×2048 → PointCloud2')).toMatchObject({ inputBytes: 64 * 2048 * 4, outputBytes: 64 * 2048 * 12 });
-    // Relays: the image passes through whole; the range camera's cloud (12 B/point, NaN for missing
-    // pixels, so still organized) comes out with a 32FC1 depth image beside it.
-    expect(byName.get('rgb8 1280×720 image relay (choreonoid_ros Image → Image + CameraInfo)')).toMatchObject({
-      inputBytes: 1280 * 720 * 3,
-      outputBytes: 1280 * 720 * 3,
-    });
-    expect(byName.get('choreonoid_ros RangeCamera cloud 640×480 → PointCloud2 + depth Image + CameraInfo')).toMatchObject({
-      inputBytes: 640 * 480 * 12,
-      outputBytes: 640 * 480 * (12 + 4),
-    });
+    // CDR bytes in and out: the payloads plus headers, field layouts and (for cameras) a CameraInfo of a
+    // few hundred bytes each.
+    const sizes = (name: string, payloadIn: number, payloadOut: number): void => {
+      const c = byName.get(name);
+      expect(c, name).toBeDefined();
+      const [inBytes, outBytes] = [c!.inputBytes as number, c!.outputBytes as number];
+      expect(inBytes - payloadIn, `${name}: input overhead`).toBeGreaterThan(0);
+      expect(inBytes - payloadIn, `${name}: input overhead`).toBeLessThan(400);
+      expect(outBytes - payloadOut, `${name}: output overhead`).toBeGreaterThan(0);
+      expect(outBytes - payloadOut, `${name}: output overhead`).toBeLessThan(1000);
+    };
+    // The image passes through whole, with a CameraInfo beside it.
+    sizes('rgb8 640×480 image relay (Image → Image + CameraInfo)', 640 * 480 * 3, 640 * 480 * 3);
+    // choreonoid_ros's x, y, z, rgb (16 B/point) in; the same layout out (organized, NaN for missing
+    // pixels) and a 32FC1 depth image beside it.
+    sizes('COLOR_DEPTH RangeCamera cloud 640×480 relay (PointCloud2 → PointCloud2 + depth Image + CameraInfo)', 640 * 480 * 16, 640 * 480 * (16 + 4));
+    sizes('planar scan 1081 beams relay (LaserScan → LaserScan)', 1081 * 4, 1081 * 4);
+    // Imu: four vectors' worth of float64 and three 3×3 covariances; WrenchStamped: two vectors.
+    sizes('Imu relay (Imu → Imu)', (4 + 3 + 3 + 27) * 8, (4 + 3 + 3 + 27) * 8);
+    sizes('ForceSensor relay (WrenchStamped → WrenchStamped)', 6 * 8, 6 * 8);
     for (const c of cases) expectStats(c.oursMs, tinyConfig.sensorReps.reps, String(c.name));
   });
 

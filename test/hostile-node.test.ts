@@ -59,11 +59,15 @@ describe('joint_states from anything', () => {
     ['stampFarPast', 'a stamp at 0'],
     ['stampNegative', 'a stamp at -2^31 s'],
     ['nanosecOutOfRange', 'nanosec 4294967295 (not normalised)'],
-    ['malformedObjects', 'null, {}, a header without stamp, a message without positions'],
+    ['malformedBytes', 'CDR bytes cut short, a billion names claimed, PL_CDR encapsulation, garbage'],
   ])('%s (%s): no exception, and good messages afterwards still move /tf', (key) => {
     const s = report.steps[key];
     expect(s.threw).toBeNull();
     expect(s.tfFollows).toBe(true);
+  });
+
+  test('malformed bytes are reported as malformed JointState messages (throttled: one warning)', () => {
+    expect(report.steps.malformedBytes!.logs).toBe(1);
   });
 
   test('10 kHz flood for 5 s: /tf at publish_frequency (20 Hz ≈ 100 messages), no warnings, bounded CPU', () => {

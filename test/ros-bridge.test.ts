@@ -13,6 +13,7 @@ import { MessageType, type JointState, type StringMsg, type TFMessage } from '..
 import { paramSpecs, validateParam } from '../src/ros/params.js';
 import { qosMismatch } from '../src/ros/qos.js';
 import type { QoS } from '../src/ros/transport.js';
+import { peerEncode } from './support/cdr-peer.js';
 import { checkMessage } from './support/msgcheck.js';
 import { joint, link, pose, sampleRobot } from './support/urdf-models.js';
 import { at, jointState, poseError, rig, transformToPose } from './ros-helpers.js';
@@ -203,12 +204,17 @@ describe("robot_state_publisher's joint_states rules", () => {
     for (let k = 0; k < 20; k++) sendAt(r, k * 100, ['ghost'], [0]);
     const ghost = () => r.transport.logs.filter((l) => /ghost/.test(l.message));
     expect(ghost()).toHaveLength(1);
+    // Warnings are paced on wall time (setTime moves only the node clock).
+    r.transport.advanceWall(5000);
     sendAt(r, 5000, ['ghost'], [0]);
     expect(ghost()).toHaveLength(2);
     expect(ghost()[1]!.message).toMatch(/19 more like this/);
-    expect(() => r.transport.inject('joint_states', { name: ['shoulder'] })).not.toThrow();
-    expect(() => r.transport.inject('joint_states', null)).not.toThrow();
-    expect(() => r.transport.inject('joint_states', { header: { stamp: at(T0) }, name: ['shoulder'] })).not.toThrow();
+    // joint_states arrive as CDR bytes: malformed ones are bytes that do not read as a JointState.
+    const good = peerEncode(MessageType.JointState, jointState(at(T0 + 6), ['shoulder'], [0.1]));
+    for (const bytes of [new Uint8Array(0), Uint8Array.of(0, 1, 0, 0, 7), good.subarray(0, good.length - 9), Uint8Array.of(0, 3, 0, 0, 1, 2, 3, 4)]) {
+      expect(() => r.transport.inject('joint_states', bytes)).not.toThrow();
+    }
+    expect(r.transport.logs.filter((l) => /malformed JointState/.test(l.message))).toHaveLength(1);
   });
 });
 

@@ -2,6 +2,7 @@
 // independently of src/kinematics (quaternions back to matrices, walked edge by edge).
 import { startBridge, type Bridge, type BridgeDeps } from '../src/ros/bridge.js';
 import { createMemoryTransport, type MemoryTransport } from '../src/ros/memory-transport.js';
+import { peerCodec } from './support/cdr-peer.js';
 import type { JointState, Time, TFMessage, TransformStamped } from '../src/ros/messages.js';
 import type { BridgeParams } from '../src/ros/params.js';
 import { matrixFromQuaternion } from '../src/model/math.js';
@@ -14,7 +15,7 @@ export interface Rig {
 
 /** A bridge serving `model` (whatever body_file says) with a stand-in URDF, unless deps override. */
 export function rig(model: RobotModel, params: Partial<BridgeParams> = {}, deps: Partial<BridgeDeps> = {}): Rig {
-  const transport = createMemoryTransport();
+  const transport = createMemoryTransport({ codec: peerCodec });
   const bridge = startBridge(
     {
       transport,

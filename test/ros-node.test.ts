@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startNode } from '../src/ros/node.js';
 import { projectRoot } from './support/oracle.js';
 import { fakeRclnodejs } from './ros-fake-rclnodejs.js';
+import { peerDecode } from './support/cdr-peer.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-node-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -35,7 +36,8 @@ describe('the node on rclnodejs', () => {
 
     // A client sets frame_prefix: applied (and /tf_static republished with it).
     expect(node.setParameter({ name: 'frame_prefix', type: 4, value: 'arm1/' }).successful).toBe(true);
-    const statics = pub('/tf_static').published as { transforms: { child_frame_id: string }[] }[];
+    // /tf_static goes out as CDR bytes (rclnodejs's raw publish): read as a subscriber would.
+    const statics = pub('/tf_static').published.map((b) => peerDecode<{ transforms: { child_frame_id: string }[] }>('tf2_msgs/msg/TFMessage', b as Uint8Array));
     expect(statics).toHaveLength(2);
     expect(statics[1]!.transforms.every((t) => t.child_frame_id.startsWith('arm1/'))).toBe(true);
 

@@ -101,6 +101,26 @@ describe('rclnodejs glue', () => {
     stop();
     expect(sub.destroyed).toBe(true);
 
+    // The raw path: Buffers go to rclnodejs's publish as they are (it sends them with
+    // rcl_publish_serialized_message); other byte views are wrapped, not copied.
+    const raw = t.rawPublisher('/tf', 'tf2_msgs/msg/TFMessage', latchedQoS);
+    const buffer = Buffer.from([0, 1, 0, 0, 0, 0, 0, 0]);
+    raw.publish(buffer);
+    const view = new Uint8Array(16).subarray(4, 12);
+    raw.publish(view);
+    const sent = state.publishers.find((p) => p.topic === '/tf')!.published as Buffer[];
+    expect(sent[0]).toBe(buffer);
+    expect(Buffer.isBuffer(sent[1])).toBe(true);
+    expect([sent[1]!.buffer, sent[1]!.byteOffset, sent[1]!.length]).toEqual([view.buffer, 4, 8]);
+    const bytes: Uint8Array[] = [];
+    const stopRaw = t.subscribeRaw('joint_states', 'sensor_msgs/msg/JointState', sensorDataQoS, (b) => bytes.push(b));
+    const rawSub = state.subscriptions[state.subscriptions.length - 1]!;
+    expect(rawSub.options).toMatchObject({ isRaw: true, qos: { depth: 5, reliability: 2, durability: 2 } });
+    rawSub.callback(buffer);
+    expect(bytes).toEqual([buffer]);
+    stopRaw();
+    expect(rawSub.destroyed).toBe(true);
+
     const stopTimer = t.timer(100, () => undefined);
     expect(state.timers[0]!.period).toBe(100_000_000n);
     expect(state.timers[0]!.clock).toBeNull();

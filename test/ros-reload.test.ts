@@ -10,6 +10,7 @@ import { startBridge } from '../src/ros/bridge.js';
 import { describeModel } from '../src/ros/description.js';
 import { fileSignature } from '../src/ros/dry-run.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
+import { peerCodec } from './support/cdr-peer.js';
 import type { StringMsg, TFMessage } from '../src/ros/messages.js';
 import { defaultParams } from '../src/ros/params.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
@@ -51,7 +52,7 @@ describe('hot reload of a .body file', () => {
     const file = join(scratch, 'tiny.body');
     const meshDir = join(scratch, 'meshes');
     write(file, body());
-    const transport = createMemoryTransport();
+    const transport = createMemoryTransport({ codec: peerCodec });
     const bridge = startBridge(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { body_file: file, mesh_dir: meshDir, publish_joint_states: false, watch_period: 0.5 },
@@ -99,7 +100,7 @@ describe('hot reload of a .body file', () => {
   it('a deleted file keeps the model serving without errors until it reappears', () => {
     const file = join(scratch, 'gone.body');
     write(file, body());
-    const transport = createMemoryTransport();
+    const transport = createMemoryTransport({ codec: peerCodec });
     const bridge = startBridge(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { ...defaultParams(), body_file: file, mesh_dir: join(scratch, 'meshes2'), publish_joint_states: false },
@@ -120,7 +121,7 @@ describe('the file watch runs on wall time', () => {
   it('with the simulation paused (/clock still) an edit reloads; /tf keeps following the robot clock', () => {
     const file = join(scratch, 'paused.body');
     write(file, body());
-    const transport = createMemoryTransport();
+    const transport = createMemoryTransport({ codec: peerCodec });
     const bridge = startBridge(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { ...defaultParams(), body_file: file, mesh_dir: join(scratch, 'meshes-paused'), watch_period: 1 },
@@ -146,7 +147,7 @@ describe('the file watch runs on wall time', () => {
 
 describe('a mesh directory that cannot be written', () => {
   const start = (file: string, meshDir: string) => {
-    const transport = createMemoryTransport();
+    const transport = createMemoryTransport({ codec: peerCodec });
     const bridge = startBridge(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { ...defaultParams(), body_file: file, mesh_dir: meshDir, publish_joint_states: false, watch_body_file: false },

@@ -3,20 +3,16 @@
 // unit conventions (see upstream.ts); this turns every message into what a ROS perception stack
 // expects: frame_ids that exist in our TF tree (with frame_prefix), CameraInfo next to every image,
 // a depth image and standard-layout clouds for range cameras, LaserScan in the scan frame, SI units.
+import { writeCameraInfo } from '../cdr/camera-info.js';
+import { readImage, writeImage } from '../cdr/image.js';
+import { readImu, writeImu } from '../cdr/imu.js';
+import { readLaserScan, writeLaserScan } from '../cdr/laser-scan.js';
+import { readPointCloud2, writePointCloud2 } from '../cdr/point-cloud2.js';
+import { readWrenchStamped, writeWrenchStamped } from '../cdr/wrench-stamped.js';
 import { transpose } from '../model/math.js';
 import type { CameraParams, Device, RangeCameraParams, RangeSensorParams, RobotModel } from '../model/types.js';
-import {
-  type CameraInfo,
-  type Header,
-  type Image,
-  type Imu,
-  type LaserScan,
-  MessageType,
-  type PointCloud2,
-  type Time,
-  type WrenchStamped,
-} from '../ros/messages.js';
-import { type Publisher, sensorDataQoS, type Transport } from '../ros/transport.js';
+import { type Header, type Image, MessageType, type Time } from '../ros/messages.js';
+import { type RawPublisher, sensorDataQoS, type Transport } from '../ros/transport.js';
 import { cameraInfo, cameraIntrinsics } from './camera-info.js';
 import type { DeviceFrames } from './frames.js';
 import { type ImuDeviceType, imuMessage, scaleVector, wrenchMessage } from './inertial.js';
@@ -66,7 +62,17 @@ export interface DeviceBridgeContext {
 /** Encodings choreonoid_ros writes (rgb8 / mono8 by channel count) plus other plain 8-bit ones. */
 const BYTES_PER_PIXEL: Record<string, number> = { rgb8: 3, bgr8: 3, mono8: 1, rgba8: 4, bgra8: 4 };
 
-type Publishers = Partial<Record<TopicRole, Publisher<unknown>>>;
+/** Every device message crosses the transport as CDR bytes: read and written by src/cdr. */
+type Publishers = Partial<Record<TopicRole, RawPublisher>>;
+
+/**
+ * A writer that writes over its previous output when the next message has the same size: the transport
+ * has copied it by then (RawPublisher), and a fresh megabyte buffer per frame costs page faults and GC.
+ */
+function reusing<T>(write: (m: T, into?: Uint8Array) => Uint8Array): (m: T) => Uint8Array {
+  let last: Uint8Array | undefined;
+  return (m) => (last = write(m, last));
+}
 
 interface Relay {
   transport: Transport;
@@ -79,17 +85,25 @@ interface Relay {
 
 const header = (stamp: Time, frameId: string): Header => ({ stamp: { sec: stamp.sec, nanosec: stamp.nanosec }, frame_id: frameId });
 
-function subscribe<T>(relay: Relay, topic: string, type: Parameters<Transport['subscribe']>[1], label: string, handle: (m: T) => void): void {
-  const onMessage = (m: T): void => {
+/** Subscribes to `topic`'s CDR bytes, read by `read`; a message that does not read is dropped with a warning. */
+function subscribe<T>(
+  relay: Relay,
+  topic: string,
+  type: Parameters<Transport['subscribe']>[1],
+  label: string,
+  read: (bytes: Uint8Array) => T,
+  handle: (m: T) => void,
+): void {
+  const onBytes = (bytes: Uint8Array): void => {
     // A malformed message from outside must never take the node down.
     try {
-      handle(m);
+      handle(read(bytes));
     } catch (e) {
       relay.warnOnce(`${label}:exception`, `${label}: dropped a message from ${topic}: ${(e as Error).message}`);
     }
   };
   try {
-    relay.stops.push(relay.transport.subscribe<T>(topic, type, sensorDataQoS, onMessage));
+    relay.stops.push(relay.transport.subscribeRaw(topic, type, sensorDataQoS, onBytes));
   } catch (e) {
     // An input name ROS rejects (a device name with spaces, a bad inputNamespace) loses that
     // device's data, not the node.
@@ -115,11 +129,11 @@ function cameraInfoStream(
   relay: Relay,
   params: CameraParams,
   frameId: string,
-  publisher: Publisher<CameraInfo>,
+  publisher: RawPublisher,
 ): (stamp: Time) => void {
   let imageSinceTick = false;
   const publish = (stamp: Time): void => {
-    publisher.publish(cameraInfo(params, header(stamp, frameId)));
+    publisher.publish(writeCameraInfo(cameraInfo(params, header(stamp, frameId))));
   };
   // Standalone CameraInfo exists so rviz can draw the frustum; a non-pinhole (fisheye) camera's
   // CameraInfo is "uncalibrated" and draws nothing, so it only goes out with images.
@@ -145,10 +159,11 @@ function relayImage(
   label: string,
   topic: string,
   frameId: string,
-  image: Publisher<Image>,
+  image: RawPublisher,
   info: (stamp: Time) => void,
 ): void {
-  subscribe<Image>(relay, topic, MessageType.Image, label, (m) => {
+  const write = reusing(writeImage);
+  subscribe(relay, topic, MessageType.Image, label, readImage, (m) => {
     // The size check also drops the n×1 colour "image" of an unorganized range camera
     // (GLRangeCameraSimulator keeps only valid pixels), whose colours travel in the cloud's rgb.
     const problem = imageProblem(m) ?? (m.width !== params.width || m.height !== params.height ? `size ${m.width}×${m.height}, the camera is ${params.width}×${params.height}` : null);
@@ -156,36 +171,39 @@ function relayImage(
       relay.warnOnce(`${label}:image`, `${label}: dropped an image from ${topic}: ${problem}`);
       return;
     }
-    // Field by field, so nothing a transport attached to the incoming object leaks out.
+    // The pixels are copied once, from the incoming bytes into the outgoing ones.
     const { height, width, encoding, is_bigendian, step, data } = m;
-    image.publish({ header: header(m.header.stamp, frameId), height, width, encoding, is_bigendian, step, data });
+    image.publish(write({ header: header(m.header.stamp, frameId), height, width, encoding, is_bigendian, step, data }));
     info(m.header.stamp);
   });
 }
 
 function startCamera(relay: Relay, d: Extract<Device, { type: 'Camera' }>, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
   const frameId = prefixed(relay.framePrefix, set.topics[0]!.frame);
-  const info = cameraInfoStream(relay, d.params, frameId, pubs.camera_info as Publisher<CameraInfo>);
-  if (input) relayImage(relay, d.params, set.frame, upstreamTopics(input).image, frameId, pubs.image as Publisher<Image>, info);
+  const info = cameraInfoStream(relay, d.params, frameId, pubs.camera_info!);
+  if (input) relayImage(relay, d.params, set.frame, upstreamTopics(input).image, frameId, pubs.image!, info);
 }
 
 function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera' }>, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
   const p: RangeCameraParams = d.params;
   const frameId = prefixed(relay.framePrefix, set.topics.find((t) => t.role === 'points')!.frame);
   const color = p.image_type !== 'NO_IMAGE';
-  const depthInfo = cameraInfoStream(relay, p, frameId, pubs.depth_camera_info as Publisher<CameraInfo>);
+  const depthInfo = cameraInfoStream(relay, p, frameId, pubs.depth_camera_info!);
   if (color) {
-    const info = cameraInfoStream(relay, p, frameId, pubs.camera_info as Publisher<CameraInfo>);
-    if (input) relayImage(relay, d.params, set.frame, upstreamTopics(input).image, frameId, pubs.image as Publisher<Image>, info);
+    const info = cameraInfoStream(relay, p, frameId, pubs.camera_info!);
+    if (input) relayImage(relay, d.params, set.frame, upstreamTopics(input).image, frameId, pubs.image!, info);
   }
   const k = cameraIntrinsics(p);
   if (!input || !k) return;
   const topic = upstreamTopics(input).pointCloud;
-  const pointsPub = pubs.points as Publisher<PointCloud2>;
-  const depthPub = pubs.depth_image as Publisher<Image>;
-  const reusable = pointsPub?.copiesOnPublish === true && depthPub?.copiesOnPublish === true;
+  const pointsPub = pubs.points!;
+  const depthPub = pubs.depth_image!;
+  // The converted cloud and depth are copied into the outgoing bytes: the next cloud can be written over
+  // the same buffers instead of allocating (and page-faulting in) some 5 MB per frame.
   let spare: { points: ArrayBuffer; depth: Float32Array } | null = null;
-  subscribe<PointCloud2>(relay, topic, MessageType.PointCloud2, set.frame, (m) => {
+  const writePoints = reusing(writePointCloud2);
+  const writeDepth = reusing(writeImage);
+  subscribe(relay, topic, MessageType.PointCloud2, set.frame, readPointCloud2, (m) => {
     const layout = cloudLayout(m);
     if (typeof layout === 'string') {
       relay.warnOnce(`${set.frame}:cloud`, `${set.frame}: dropped a cloud from ${topic}: ${layout}`);
@@ -196,12 +214,9 @@ function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera'
     // and then (x, −y, −z), i.e. coordinates in device·Ro·diag(1, −1, −1) — the optical frame.
     const h = header(m.header.stamp, frameId);
     const out = rangeCameraFromCloud(m, layout, k, h, color, spare ?? undefined);
-    spare = null;
-    pointsPub.publish(out.points);
-    depthPub.publish(depthImage(out.depth, k.width, k.height, header(m.header.stamp, frameId)));
-    // Published and copied by both transports' publishers: the next cloud can be written over these
-    // buffers instead of allocating (and page-faulting in) some 5 MB per frame.
-    if (reusable) spare = { points: out.points.data.buffer as ArrayBuffer, depth: out.depth };
+    spare = { points: out.points.data.buffer as ArrayBuffer, depth: out.depth };
+    pointsPub.publish(writePoints(out.points));
+    depthPub.publish(writeDepth(depthImage(out.depth, k.width, k.height, header(m.header.stamp, frameId))));
     depthInfo(m.header.stamp);
   });
 }
@@ -212,7 +227,7 @@ function startRangeSensor(relay: Relay, d: Extract<Device, { type: 'RangeSensor'
   const frameId = prefixed(relay.framePrefix, set.topics[0]!.frame);
   const topics = upstreamTopics(input);
   if (isPlanarScan(p)) {
-    subscribe<LaserScan>(relay, topics.scan, MessageType.LaserScan, set.frame, (m) => {
+    subscribe(relay, topics.scan, MessageType.LaserScan, set.frame, readLaserScan, (m) => {
       const n = m.ranges.length;
       if (n !== p.num_yaw_samples) {
         relay.warnOnce(`${set.frame}:count`, `${set.frame}: ${topics.scan} has ${n} ranges, the model ${p.num_yaw_samples}; angles follow the model's yaw_step`);
@@ -220,19 +235,19 @@ function startRangeSensor(relay: Relay, d: Extract<Device, { type: 'RangeSensor'
       // choreonoid_ros writes angle_min = −yaw_range/2 whatever min_yaw_angle is, and frame_id = the
       // device frame, whose xy plane is not the scan plane; the ranges themselves are in
       // Choreonoid's sample order, which laserScan() labels with the model's angles.
-      (pubs.scan as Publisher<LaserScan>).publish(laserScan(p, m.ranges, header(m.header.stamp, frameId)));
+      pubs.scan!.publish(writeLaserScan(laserScan(p, m.ranges, header(m.header.stamp, frameId))));
     });
   } else {
     // update3DRangeSensor writes Ro·p with p in the GL render frame: device-frame coordinates.
     // Re-express them in the scan frame, whose rotation in the device frame is f.scan.rotation.
     const toScan = transpose(f.scan!.rotation);
-    subscribe<PointCloud2>(relay, topics.pointCloud, MessageType.PointCloud2, set.frame, (m) => {
+    subscribe(relay, topics.pointCloud, MessageType.PointCloud2, set.frame, readPointCloud2, (m) => {
       const layout = cloudLayout(m);
       if (typeof layout === 'string') {
         relay.warnOnce(`${set.frame}:cloud`, `${set.frame}: dropped a cloud from ${topics.pointCloud}: ${layout}`);
         return;
       }
-      (pubs.points as Publisher<PointCloud2>).publish(rotateCloud(m, layout, toScan, header(m.header.stamp, frameId)));
+      pubs.points!.publish(writePointCloud2(rotateCloud(m, layout, toScan, header(m.header.stamp, frameId))));
     });
   }
 }
@@ -242,9 +257,9 @@ function startImu(relay: Relay, type: ImuDeviceType, set: DeviceTopicSet, pubs: 
   const frameId = prefixed(relay.framePrefix, set.topics[0]!.frame);
   const accelScale = relay.params.undoUpstreamScaling ? 1 / UPSTREAM_SCALE.linearAcceleration : 1;
   const gyroScale = relay.params.undoUpstreamScaling ? 1 / UPSTREAM_SCALE.angularVelocity : 1;
-  subscribe<Imu>(relay, upstreamTopics(input).data, MessageType.Imu, set.frame, (m) => {
-    (pubs.imu as Publisher<Imu>).publish(
-      imuMessage(type, header(m.header.stamp, frameId), scaleVector(m.angular_velocity, gyroScale), scaleVector(m.linear_acceleration, accelScale)),
+  subscribe(relay, upstreamTopics(input).data, MessageType.Imu, set.frame, readImu, (m) => {
+    pubs.imu!.publish(
+      writeImu(imuMessage(type, header(m.header.stamp, frameId), scaleVector(m.angular_velocity, gyroScale), scaleVector(m.linear_acceleration, accelScale))),
     );
   });
 }
@@ -254,9 +269,9 @@ function startForceSensor(relay: Relay, set: DeviceTopicSet, pubs: Publishers, i
   const frameId = prefixed(relay.framePrefix, set.topics[0]!.frame);
   const forceScale = relay.params.undoUpstreamScaling ? 1 / UPSTREAM_SCALE.force : 1;
   const torqueScale = relay.params.undoUpstreamScaling ? 1 / UPSTREAM_SCALE.torque : 1;
-  subscribe<WrenchStamped>(relay, upstreamTopics(input).data, MessageType.WrenchStamped, set.frame, (m) => {
-    (pubs.wrench as Publisher<WrenchStamped>).publish(
-      wrenchMessage(header(m.header.stamp, frameId), scaleVector(m.wrench.force, forceScale), scaleVector(m.wrench.torque, torqueScale)),
+  subscribe(relay, upstreamTopics(input).data, MessageType.WrenchStamped, set.frame, readWrenchStamped, (m) => {
+    pubs.wrench!.publish(
+      writeWrenchStamped(wrenchMessage(header(m.header.stamp, frameId), scaleVector(m.wrench.force, forceScale), scaleVector(m.wrench.torque, torqueScale))),
     );
   });
 }
@@ -290,7 +305,7 @@ export function startDeviceBridge(ctx: DeviceBridgeContext): () => void {
     const d = model.devices[set.device]!;
     const f = framesByDevice.get(set.device)!;
     const pubs: Publishers = {};
-    for (const t of set.topics) pubs[t.role] = transport.publisher(t.name, t.type, sensorDataQoS);
+    for (const t of set.topics) pubs[t.role] = transport.rawPublisher(t.name, t.type, sensorDataQoS);
     const override = (d.name !== '' ? params.inputTopics[d.name] : undefined) ?? params.inputTopics[set.frame];
     const input = override ?? (namespace !== '' ? upstreamBase(namespace, d) : null);
     if (input === null) {

@@ -215,7 +215,23 @@ export function rangeCameraFromCloud(
   let dense = true;
   // Separate loops for the organized and unorganized cases and for the colour words keep the
   // per-point work free of loop-invariant branches.
-  if (organized && step === 3 && ox === 0 && oy === 1 && oz === 2 && stride === 3) {
+  if (organized && step === 4 && ox === 0 && oy === 1 && oz === 2 && stride === 4 && layout.rgb === 3) {
+    // choreonoid_ros's COLOR_DEPTH layout (x, y, z, rgb at 0, 4, 8, 12, point_step 16) is already the
+    // output's: one block copy, then only the invalid points are rewritten (NaN, rgb kept) while depth
+    // is filled — a third of the per-point writes of the loops below.
+    out.set(f32.subarray(0, n * 4));
+    for (let i = 0, s = 0; i < n; i++, s += 4) {
+      const z = f32[s + 2]!;
+      if (z > 0 && z < Infinity && f32[s]! - f32[s]! === 0 && f32[s + 1]! - f32[s + 1]! === 0) {
+        depth[i] = z;
+      } else {
+        out[s] = out[s + 1] = out[s + 2] = depth[i] = NaN;
+        dense = false;
+      }
+    }
+    const points = pointCloud(header, w, h, true, buffer, dense);
+    return { points, depth };
+  } else if (organized && step === 3 && ox === 0 && oy === 1 && oz === 2 && stride === 3) {
     // choreonoid_ros's own layout (x, y, z at 0, 4, 8, point_step 12) into xyz: the same loop with the
     // field offsets as constants and one index for both clouds, about a fifth faster.
     for (let i = 0, s = 0; i < n; i++, s += 3) {

@@ -4,21 +4,24 @@
 import { type DeviceBridgeContext, type DeviceBridgeParams, startDeviceBridge } from '../devices/bridge.js';
 import { type DeviceFrames, deviceFrames } from '../devices/frames.js';
 import { type Frame, frameTree } from '../kinematics/frames.js';
+import { jointStateReader, writeJointState } from '../cdr/joint-state.js';
+import { tfMessageWriter } from '../cdr/tf-message.js';
 import { ModelLoadError } from '../model/errors.js';
 import { applyRosConventions } from '../model/ros-conventions.js';
 import type { Diagnostic, RobotModel } from '../model/types.js';
 import {
   createWarningThrottle,
   handleJointState,
+  type JointStateInput,
   type JointStateIssue,
   newThrottleState,
   stampNs,
   type ThrottleState,
 } from './joint-states.js';
-import { type JointState, MessageType, type StringMsg, type TFMessage, type Time } from './messages.js';
+import { type JointState, MessageType, type StringMsg, type Time } from './messages.js';
 import { type BridgeParams, coerceParam, conventionsOfParams, defaultParams, parseJointAssignment, validateChanges } from './params.js';
 import { compileMovingFrames, type MovingFrames, movingFramesByJoint, movingTransforms, staticTransforms, worldLink } from './tf.js';
-import { latchedQoS, type Publisher, sensorDataQoS, tfQoS, type Transport } from './transport.js';
+import { latchedQoS, type Publisher, type RawPublisher, sensorDataQoS, tfQoS, type Transport } from './transport.js';
 
 export const Topics = {
   robotDescription: 'robot_description',
@@ -138,13 +141,17 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   let failedSignature: string | null = null;
 
   const descriptionPub: Publisher<StringMsg> = transport.publisher(Topics.robotDescription, MessageType.String, latchedQoS);
-  const tfPub: Publisher<TFMessage> = transport.publisher(Topics.tf, MessageType.TFMessage, tfQoS);
-  const tfStaticPub: Publisher<TFMessage> = transport.publisher(Topics.tfStatic, MessageType.TFMessage, latchedQoS);
+  // /tf, /tf_static and joint_states cross the transport as CDR bytes (src/cdr): rclnodejs's conversion
+  // of every message to and from JavaScript objects cost far more than the node's own work.
+  const tfPub: RawPublisher = transport.rawPublisher(Topics.tf, MessageType.TFMessage, tfQoS);
+  const writeTf = tfMessageWriter();
+  const tfStaticPub: RawPublisher = transport.rawPublisher(Topics.tfStatic, MessageType.TFMessage, latchedQoS);
+  const writeTfStatic = tfMessageWriter();
   // Advertised only once used, so a node told not to publish joint_states never shows up as a publisher
   // there. joint_state_publisher's QoS: reliable, volatile, depth 10.
-  let jointStatePub: Publisher<JointState> | null = null;
-  const jointStatePublisher = (): Publisher<JointState> =>
-    (jointStatePub ??= transport.publisher(Topics.jointStates, MessageType.JointState, { reliability: 'reliable', durability: 'volatile', depth: 10 }));
+  let jointStatePub: RawPublisher | null = null;
+  const jointStatePublisher = (): RawPublisher =>
+    (jointStatePub ??= transport.rawPublisher(Topics.jointStates, MessageType.JointState, { reliability: 'reliable', durability: 'volatile', depth: 10 }));
   const nowNs = (): bigint => stampNs(transport.now());
 
   const report = (issue: JointStateIssue): void => {
@@ -179,7 +186,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   };
 
   const publishStatic = (s: Served): void => {
-    tfStaticPub.publish({ transforms: staticTransforms(s.model, s.frames, transport.now(), params.frame_prefix, params.world_frame) });
+    tfStaticPub.publish(writeTfStatic(staticTransforms(s.model, s.frames, transport.now(), params.frame_prefix, params.world_frame)));
   };
 
   const restartDevices = (s: Served): void => {
@@ -214,7 +221,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   const publishTf = (positions: Map<string, number>, stamp: Time): void => {
     if (!served) return;
     const transforms = movingTransforms(served.moving, positions, stamp, params.frame_prefix);
-    if (transforms.length > 0) tfPub.publish({ transforms });
+    if (transforms.length > 0) tfPub.publish(writeTf(transforms));
   };
 
   // handleJointState's options change only with the parameters or the served model: made once for each pair.
@@ -235,33 +242,29 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     return stateOptions.options;
   };
 
-  const onJointState = (msg: JointState): void => {
+  const onJointState = (msg: JointStateInput): void => {
     if (!served) return;
     const result = handleJointState(throttle, msg, nowNs(), jointStateOptions(served));
     for (const issue of result.issues) report(issue);
     if (result.publish) publishTf(result.publish, msg.header.stamp);
   };
 
-  /**
-   * Whether `t` is the stamp of one of our own joint_states messages: equal as `${sec}.${nanosec}` text,
-   * which for numbers (always, on our side) is equality of the numbers — no string per message.
-   */
-  const isOwnStamp = (t: Time | undefined): boolean => {
-    if (!t) return false;
-    const { sec, nanosec } = t as { sec: unknown; nanosec: unknown };
-    const numeric = typeof sec === 'number' && typeof nanosec === 'number';
-    for (const own of ownStamps) {
-      if (numeric ? own.sec === sec && own.nanosec === nanosec : `${own.sec}.${own.nanosec}` === `${String(sec)}.${String(nanosec)}`) return true;
-    }
+  /** Whether `t` is the stamp of one of our own joint_states messages. */
+  const isOwnStamp = (t: Time): boolean => {
+    for (const own of ownStamps) if (own.sec === t.sec && own.nanosec === t.nanosec) return true;
     return false;
   };
 
-  const unsubscribe = transport.subscribe<JointState>(Topics.jointStates, MessageType.JointState, sensorDataQoS, (msg) => {
-    if (isOwnStamp(msg?.header?.stamp)) return; // our own initial-position message coming back: already handled
-    if (!msg || typeof msg !== 'object' || !msg.header?.stamp) {
-      report({ key: 'malformed', level: 'warn', message: 'ignored a malformed JointState message' });
+  const readJointState = jointStateReader();
+  const unsubscribe = transport.subscribeRaw(Topics.jointStates, MessageType.JointState, sensorDataQoS, (bytes) => {
+    let msg: JointStateInput;
+    try {
+      msg = readJointState(bytes);
+    } catch (error) {
+      report({ key: 'malformed', level: 'warn', message: `ignored a malformed JointState message: ${describeError(error)}` });
       return;
     }
+    if (isOwnStamp(msg.header.stamp)) return; // our own initial-position message coming back: already handled
     if (stopJointStateTimer && !otherJointStatePublisher) {
       otherJointStatePublisher = true;
       stopJointStateTimer();
@@ -283,7 +286,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
     };
     ownStamps.push({ sec: stamp.sec, nanosec: stamp.nanosec });
     if (ownStamps.length > 64) ownStamps.shift();
-    jointStatePublisher().publish(msg);
+    jointStatePublisher().publish(writeJointState(msg));
     onJointState(msg);
   };
 

@@ -1,6 +1,7 @@
 // What the node would do, shown without ROS 2: the very same bridge runs on the in-memory transport for
 // a moment of simulated time, and the report lists the topics (types, QoS), the frames (static or
 // moving) and a summary of the URDF it would publish.
+import { readTfMessage } from '../cdr/tf-message.js';
 import { statSync } from 'node:fs';
 import { loadRobotModel } from '../load.js';
 import { type Bridge, startBridge, Topics } from './bridge.js';
@@ -106,8 +107,13 @@ export function dryRun(params: Partial<BridgeParams>, why: string, simulatedMs =
     lines.push(`  ${dir} ${t.topic.padEnd(topicWidth)}  ${t.type.padEnd(typeWidth)}  ${qosText(t.qos)}${sent}`);
   }
   lines.push('');
-  const staticMsg = transport.last<TFMessage>(Topics.tfStatic);
-  const movingMsg = transport.last<TFMessage>(Topics.tf);
+  // /tf and /tf_static go out as CDR bytes, read back here as a subscriber would.
+  const lastTf = (topic: string): TFMessage | undefined => {
+    const bytes = transport.last<Uint8Array>(topic);
+    return bytes ? readTfMessage(bytes) : undefined;
+  };
+  const staticMsg = lastTf(Topics.tfStatic);
+  const movingMsg = lastTf(Topics.tf);
   const moving = new Set((movingMsg?.transforms ?? []).map((t) => t.child_frame_id));
   lines.push(
     `Frames: ${served.frames.length + (p.world_frame && staticMsg?.transforms.some((t) => t.header.frame_id === p.frame_prefix + p.world_frame) ? 1 : 0)}` +

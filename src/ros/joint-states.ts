@@ -11,7 +11,14 @@
 // 2^31 s, for good), and published it would make tf2 listeners refuse every later transform of those
 // frames as older than their cache. Stamps that jump far back clear the cache, as the node clock going
 // back does.
-import type { JointState, Time } from './messages.js';
+import type { Time } from './messages.js';
+
+/** What handleJointState reads of a sensor_msgs/JointState (src/cdr/joint-state.ts reads just this). */
+export interface JointStateInput {
+  header: { stamp: Time };
+  name: readonly string[];
+  position: ArrayLike<number>;
+}
 
 export interface ThrottleState {
   /** Joint name → stamp (ns) of the message that last published it. */
@@ -77,7 +84,7 @@ export function publishIntervalNs(publishFrequency: number): bigint {
 
 export function handleJointState(
   state: ThrottleState,
-  msg: JointState,
+  msg: JointStateInput,
   nowNs: bigint,
   options: {
     publishFrequency: number;

@@ -4,13 +4,26 @@
 // wall time (a simulation paused on /clock).
 import type { MessageTypeName, Time } from './messages.js';
 import { qosMismatch } from './qos.js';
-import type { Logger, Publisher, QoS, Transport } from './transport.js';
+import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';
+
+/**
+ * How the memory transport turns CDR bytes into messages and back, for tests that inspect what a raw
+ * publisher sent or inject objects into a raw subscription. Tests pass an independent codec, so the
+ * bytes the node writes are checked by a decoder that is not its own.
+ */
+export interface MessageCodec {
+  decode(type: MessageTypeName, bytes: Uint8Array): unknown;
+  encode(type: MessageTypeName, message: unknown): Uint8Array;
+}
 
 export interface Publication {
   topic: string;
   type: MessageTypeName;
   qos: QoS;
+  /** The message; for a raw publication, its bytes decoded by the codec, or the bytes when there is none. */
   message: unknown;
+  /** What a raw publisher sent. */
+  bytes?: Uint8Array;
   /** Clock reading when it was published. */
   at: Time;
 }
@@ -34,6 +47,8 @@ interface Subscription {
   qos: QoS;
   onMessage: (message: unknown) => void;
   active: boolean;
+  /** Takes CDR bytes (subscribeRaw). */
+  raw: boolean;
 }
 
 interface ManualTimer {
@@ -56,7 +71,9 @@ export interface MemoryTransport extends Transport {
   last<T>(topic: string): T | undefined;
   /**
    * Delivers `message` to every active subscription of `topic` that a remote publisher with
-   * `publisherQoS` (default reliable, volatile) would reach. Returns how many received it.
+   * `publisherQoS` (default reliable, volatile) would reach. Returns how many received it. A raw
+   * subscription gets a Uint8Array as it is and any other message encoded by the codec (an error
+   * without one); an object subscription gets a Uint8Array decoded by the codec.
    */
   inject(topic: string, message: unknown, publisherQoS?: QoS): number;
   /** Publishers and subscriptions ever created, in creation order. */
@@ -85,14 +102,16 @@ export function createMemoryTransport(
   options: {
     start?: Time;
     echoLog?: Logger;
+    /** Decodes raw publications and encodes objects injected into raw subscriptions (see MessageCodec). */
+    codec?: MessageCodec;
     /**
-     * Record a deep copy of every published message, as a serialising transport (rclnodejs) would send
-     * it, and tell publishers so (Publisher.copiesOnPublish): publishers may then reuse their buffers.
+     * False: record a raw publisher's bytes without copying them, for benchmarks that only count them
+     * (the publisher may write over them next time). Default true, as rcl copies on publish.
      */
-    copyOnPublish?: boolean;
+    copyRaw?: boolean;
   } = {},
 ): MemoryTransport {
-  const copyOnPublish = options.copyOnPublish === true;
+  const codec = options.codec;
   let nowNs = timeToNs(options.start ?? { sec: 1000, nanosec: 0 });
   let wallNs = nowNs;
   const published: Publication[] = [];
@@ -140,6 +159,13 @@ export function createMemoryTransport(
     wallNs = wallStart + span;
   };
 
+  const asDelivered = (s: Subscription, message: unknown): unknown => {
+    const isBytes = message instanceof Uint8Array;
+    if (s.raw === isBytes) return message;
+    if (!codec) throw new Error(`memory transport: ${s.topic} takes ${s.raw ? 'CDR bytes' : 'objects'}; inject them, or give the transport a codec`);
+    return s.raw ? codec.encode(s.type, message) : codec.decode(s.type, message as Uint8Array);
+  };
+
   const transport: MemoryTransport = {
     published,
     logs,
@@ -148,15 +174,34 @@ export function createMemoryTransport(
       topicList.push({ topic, type, qos, direction: 'publish' });
       return {
         topic,
-        copiesOnPublish: copyOnPublish,
         publish(message: T): void {
-          published.push({ topic, type, qos, message: copyOnPublish ? structuredClone(message) : message, at: nsToTime(nowNs) });
+          published.push({ topic, type, qos, message, at: nsToTime(nowNs) });
         },
+      };
+    },
+    rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher {
+      topicList.push({ topic, type, qos, direction: 'publish' });
+      return {
+        topic,
+        publish(bytes: Uint8Array): void {
+          // Copied, as rcl's publish copies: the caller may reuse its buffer. (A Buffer's slice() is a view,
+          // hence the explicit copy.)
+          const sent = options.copyRaw === false ? bytes : new Uint8Array(bytes);
+          published.push({ topic, type, qos, message: codec ? codec.decode(type, sent) : sent, bytes: sent, at: nsToTime(nowNs) });
+        },
+      };
+    },
+    subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void {
+      topicList.push({ topic, type, qos, direction: 'subscribe' });
+      const sub: Subscription = { topic, type, qos, onMessage: onBytes as (m: unknown) => void, active: true, raw: true };
+      subscriptions.push(sub);
+      return () => {
+        sub.active = false;
       };
     },
     subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
       topicList.push({ topic, type, qos, direction: 'subscribe' });
-      const sub: Subscription = { topic, type, qos, onMessage: onMessage as (m: unknown) => void, active: true };
+      const sub: Subscription = { topic, type, qos, onMessage: onMessage as (m: unknown) => void, active: true, raw: false };
       subscriptions.push(sub);
       return () => {
         sub.active = false;
@@ -179,7 +224,7 @@ export function createMemoryTransport(
     inject(topic: string, message: unknown, publisherQoS: QoS = { reliability: 'reliable', durability: 'volatile', depth: 10 }): number {
       // Snapshot: a callback may subscribe or unsubscribe (a reload does).
       const receivers = subscriptions.filter((s) => s.active && s.topic === topic && qosMismatch(publisherQoS, s.qos) === null);
-      for (const s of receivers) if (s.active) s.onMessage(message);
+      for (const s of receivers) if (s.active) s.onMessage(asDelivered(s, message));
       return receivers.length;
     },
     topics: () => [...topicList],

@@ -3,10 +3,11 @@
 // against rclnodejs's own declarations (`npm run typecheck:ros`).
 // @ts-ignore -- rclnodejs is an optional dependency: where it is not installed this type import is unresolved (any) in the main build.
 import type * as Rcl from 'rclnodejs';
+import { Buffer } from 'node:buffer';
 import type { MessageTypeName, Time } from './messages.js';
 import { type ParamKind, type ParamValue, paramSpecs, specOf } from './params.js';
 import { fullyQualifiedName, parameterOverrides, parseRosArgs } from './ros-args.js';
-import type { Logger, Publisher, QoS, Transport } from './transport.js';
+import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';
 
 type RclModule = typeof Rcl;
 
@@ -170,25 +171,43 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
   // The device relay asks for its publishers again after every reload; one rclnodejs publisher per
   // topic, type and QoS serves them all instead of piling up publishers on the graph.
   const publishers = new Map<string, Rcl.Publisher<MessageTypeName>>();
+  const publisherFor = (topic: string, type: MessageTypeName, qos: QoS): Rcl.Publisher<MessageTypeName> => {
+    const key = JSON.stringify([topic, type, qos]);
+    let pub = publishers.get(key);
+    if (!pub) {
+      pub = node.createPublisher(type, topic, { qos: toRclQoS(rcl, qos) });
+      publishers.set(key, pub);
+    }
+    return pub;
+  };
   // rclcpp's create_wall_timer clock: steady, deaf to /clock. Held here for the node's life, since the
   // native timer uses it but does not keep the JavaScript object (and its rcl clock) from being collected.
   const steadyClock = new rcl.Clock(rcl.ClockType.STEADY_TIME);
   const transport: Transport = {
     publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T> {
-      const key = JSON.stringify([topic, type, qos]);
-      let pub = publishers.get(key);
-      if (!pub) {
-        pub = node.createPublisher(type, topic, { qos: toRclQoS(rcl, qos) });
-        publishers.set(key, pub);
-      }
-      const target = pub;
+      const target = publisherFor(topic, type, qos);
       return {
         topic,
         publish: (message: T) => target.publish(message as Parameters<typeof target.publish>[0]),
-        // rclnodejs's Publisher.publish converts the message (new TypeClass(message)), serialises it and
-        // calls rcl_publish before returning: nothing of the JavaScript object is kept.
-        copiesOnPublish: true,
       };
+    },
+    rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher {
+      const target = publisherFor(topic, type, qos);
+      return {
+        topic,
+        // rclnodejs hands a Buffer to rcl_publish_serialized_message as it is (anything else it would
+        // convert field by field); the middleware has copied it when rcl returns. src/cdr's writers
+        // make Buffers, so this wraps nothing in the usual case.
+        publish: (bytes: Uint8Array) =>
+          target.publish(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+      };
+    },
+    subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void {
+      // isRaw: rcl_take_serialized_message, handed over as a Buffer of the CDR bytes (a copy rclnodejs owns).
+      const sub = node.createSubscription(type, topic, { qos: toRclQoS(rcl, qos), isRaw: true }, (message: unknown) =>
+        onBytes(message as Buffer),
+      );
+      return () => node.destroySubscription(sub);
     },
     subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
       const sub = node.createSubscription(type, topic, { qos: toRclQoS(rcl, qos), enableTypedArray: true }, (message: unknown) =>

@@ -19,11 +19,13 @@ export const sensorDataQoS: QoS = { reliability: 'best_effort', durability: 'vol
 export interface Publisher<T> {
   readonly topic: string;
   publish(message: T): void;
-  /**
-   * True when publish() has copied the message (serialised it) by the time it returns, so the caller may
-   * reuse the message's buffers for the next one. Absent or false: the message must stay untouched.
-   */
-  readonly copiesOnPublish?: boolean;
+}
+
+/** Publishes messages already serialized as CDR (encapsulation header included), as they go on the wire. */
+export interface RawPublisher {
+  readonly topic: string;
+  /** The transport is done with `bytes` when this returns: the caller may reuse them. */
+  publish(bytes: Uint8Array): void;
 }
 
 export interface Logger {
@@ -38,6 +40,13 @@ export interface Transport {
   publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T>;
   /** Returns a function that ends the subscription. */
   subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void;
+  /**
+   * The high-rate path: messages cross as their CDR bytes (src/cdr reads and writes them), not as
+   * objects built field by field by the client library.
+   */
+  rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher;
+  /** Like subscribe(), with each message's CDR bytes; they are the callback's only for the call's duration. */
+  subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void;
   /** Calls `tick` every `periodMs` until the returned function is called. */
   timer(periodMs: number, tick: () => void): () => void;
   /**

@@ -12,7 +12,8 @@ import { startBridge, type Bridge } from '../../src/ros/bridge.js';
 import { describeModel } from '../../src/ros/description.js';
 import { fileSignature } from '../../src/ros/dry-run.js';
 import { createMemoryTransport, type MemoryTransport } from '../../src/ros/memory-transport.js';
-import type { JointState, StringMsg, TFMessage, Time } from '../../src/ros/messages.js';
+import { peerCodec, peerEncode } from '../support/cdr-peer.js';
+import { type JointState, MessageType, type StringMsg, type TFMessage, type Time } from '../../src/ros/messages.js';
 import type { BridgeParams } from '../../src/ros/params.js';
 
 type Report = Record<string, unknown>;
@@ -80,7 +81,7 @@ function attempt(body: () => void): string | null {
 function jointStates(): Report {
   // Every step gets a fresh node, so that one problem cannot hide or cause another.
   const fresh = (): { t: MemoryTransport; bridge: Bridge } => {
-    const t = createMemoryTransport();
+    const t = createMemoryTransport({ codec: peerCodec });
     return { t, bridge: start(t, { body_file: bodyFile }) };
   };
   const first = fresh();
@@ -152,8 +153,17 @@ function jointStates(): Report {
   step('nanosecOutOfRange', 0.2, /./, (t) => {
     t.inject('joint_states', jointState({ sec: t.now().sec, nanosec: 4_294_967_295 }, ['ARM'], [0.9]));
   });
-  step('malformedObjects', 0.21, /malformed/i, (t) => {
-    for (const m of [null, {}, { header: {} }, { header: { stamp: t.now() } }, { header: { stamp: t.now() }, name: ['ARM'] }]) t.inject('joint_states', m);
+  // joint_states arrive as CDR bytes: cut short, claiming a billion names, in an encapsulation ROS does not
+  // use, or no message at all.
+  step('malformedBytes', 0.21, /malformed/i, (t) => {
+    const good = peerEncode(MessageType.JointState, jointState(t.now(), ['ARM'], [0.9]));
+    const billion = good.slice();
+    new DataView(billion.buffer).setUint32(20, 1e9, true); // the names count, after the stamp and an empty frame_id
+    const plCdr = good.slice();
+    plCdr[1] = 3;
+    for (const bytes of [new Uint8Array(0), Uint8Array.of(0, 1), good.subarray(0, 20), good.subarray(0, good.length - 4), billion, plCdr, new Uint8Array(64).fill(0xff)]) {
+      t.inject('joint_states', bytes);
+    }
   });
 
   // A 10 kHz flood for 5 simulated seconds: /tf at publish_frequency (20 Hz), not 10 kHz.
@@ -179,7 +189,7 @@ function jointStates(): Report {
 
 /** Heap growth (after forced GC) across a long stream of hostile joint_states. */
 function memory(kind: 'mixed' | 'uniqueUnknown'): Report {
-  const t = createMemoryTransport();
+  const t = createMemoryTransport({ codec: peerCodec });
   const bridge = start(t, { body_file: bodyFile });
   const send = (i: number): void => {
     t.advance(0.5);
@@ -206,7 +216,7 @@ function reload(): Report {
   const good = readFileSync(bodyFile, 'utf8');
   const variant = (i: number): string => good.replace('joint_range: [ -90, 90 ]', `joint_range: [ -90, ${80 + (i % 10)} ]`);
   const broken = `${good}\n  - { name: BROKEN, parent: [ \n`;
-  const t = createMemoryTransport();
+  const t = createMemoryTransport({ codec: peerCodec });
   const bridge = start(t, { body_file: bodyFile, watch_body_file: true, watch_period: 0.1 });
   const first = bridge.served();
   const descriptions = (): number => t.messages<StringMsg>('robot_description').length;
@@ -315,7 +325,7 @@ function meshDir(): Report {
 
   // A: the node starts with an unwritable mesh_dir, then gets a writable one.
   {
-    const t = createMemoryTransport();
+    const t = createMemoryTransport({ codec: peerCodec });
     let bridge: Bridge | null = null;
     report.startThrew = attempt(() => {
       bridge = start(t, { body_file: bodyFile, mesh_dir: bad });
@@ -334,7 +344,7 @@ function meshDir(): Report {
 
   // B: the node serves with a writable mesh_dir, then is told to use the unwritable one.
   {
-    const t = createMemoryTransport();
+    const t = createMemoryTransport({ codec: peerCodec });
     const b = start(t, { body_file: bodyFile, mesh_dir: good });
     const served = b.served();
     const descriptionsBefore = t.messages<StringMsg>('robot_description').length;

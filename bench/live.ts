@@ -1,0 +1,407 @@
+// `npm run bench:live`: the node on a real ROS 2 graph, its CPU read from /proc while this process
+// sends the load, beside robot_state_publisher on the same URDF and the same messages where there is
+// a peer. Needs a sourced ROS 2 (with robot_state_publisher), rclnodejs built for it and `npm run build`.
+// Cases (each in its own node process, so one case's idle work does not bill another):
+//   tf     — 40-joint joint_states at 1 kHz for 10 s, publish_frequency 20, /tf subscribed on both;
+//   cloud  — 640×480 COLOR_DEPTH clouds as choreonoid_ros writes them, 30 Hz for 10 s; every cloud
+//            must come out as a cloud, a depth image and a CameraInfo;
+//   image  — 640×480 rgb8 images, 30 Hz for 10 s; each comes out with its CameraInfo.
+// Large best-effort messages on loopback need a socket receive buffer that holds a whole frame: this
+// script adds Cyclone's SocketReceiveBufferSize to CYCLONEDDS_URI for every process (docs/ros.md).
+// Prints a Markdown table; --json FILE also writes the figures.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { writeJointState } from '../src/cdr/joint-state.js';
+import { writePointCloud2 } from '../src/cdr/point-cloud2.js';
+import { writeImage } from '../src/cdr/image.js';
+import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
+import { stampBytes } from './cdr-stamp.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+const MAIN = join(ROOT, 'dist', 'ros', 'main.js');
+const FLOOR = join(import.meta.dirname, 'live-floor.js');
+const SECONDS = Number(process.env.LIVE_SECONDS ?? 10);
+/** Extra node options for the body_bridge processes, e.g. LIVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
+const NODE_ARGS = (process.env.LIVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const JOINTS = 40;
+const TICKS_PER_SECOND = 100; // /proc/<pid>/stat's clock ticks (USER_HZ) on Linux
+
+/** Cyclone's receive buffer for a 5 MB cloud (the kernel caps it at net.core.rmem_max). */
+export const RECEIVE_BUFFER = '<Internal><SocketReceiveBufferSize min="default" max="8MB"/></Internal>';
+
+/**
+ * With LIVE_LARGE_FRAGMENTS=1: UDP datagrams of up to 64 kB instead of Cyclone's 1344-byte fragments in
+ * 14720-byte messages, so a 5 MB cloud is ~80 sends instead of ~3,700 (loopback's MTU is 64 kB).
+ */
+export const LARGE_FRAGMENTS = '<General><MaxMessageSize>65500B</MaxMessageSize><FragmentSize>65000B</FragmentSize></General>';
+
+function cycloneUri(): string {
+  // LIVE_DEFAULT_RECEIVE_BUFFER=1 leaves the socket buffer at the kernel's default, to see what it loses.
+  const add = (process.env.LIVE_DEFAULT_RECEIVE_BUFFER === '1' ? '' : RECEIVE_BUFFER) + (process.env.LIVE_LARGE_FRAGMENTS === '1' ? LARGE_FRAGMENTS : '');
+  const base = process.env.CYCLONEDDS_URI ?? '';
+  if (add === '') return base;
+  if (base.includes('</Domain>')) return base.replace('</Domain>', `${add}</Domain>`);
+  return `<CycloneDDS><Domain>${add}</Domain></CycloneDDS>`;
+}
+
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** CPU seconds per thread name (/proc/<pid>/task/<tid>/comm), to tell the JavaScript thread from DDS's and rclnodejs's. */
+function threadCpuSeconds(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+const threadDelta = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, Math.round((v - (before[k] ?? 0)) * 100) / 100]).filter(([, v]) => (v as number) > 0));
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function chainBody(): string {
+  const axes = ['Z', 'Y', 'X'];
+  const links = [`  - { name: BASE, joint_type: fixed, mass: 1.0, center_of_mass: [0, 0, 0], inertia: [0.01, 0, 0, 0.01, 0, 0.01] }`];
+  for (let i = 1; i <= JOINTS; i++) {
+    links.push(
+      `  - { name: J${i}, parent: ${i === 1 ? 'BASE' : `J${i - 1}`}, translation: [0.001, 0, 0.05], joint_type: revolute, ` +
+        `joint_axis: ${axes[i % 3]}, joint_id: ${i - 1}, joint_range: [-180, 180], mass: 0.1, center_of_mass: [0, 0, 0.025], inertia: [0.0001, 0, 0, 0.0001, 0, 0.0001] }`,
+    );
+  }
+  return ['format: ChoreonoidBody', 'format_version: 2.0', 'angle_unit: degree', 'name: LiveChain', 'root_link: BASE', 'links:', ...links, ''].join('\n');
+}
+
+function cameraBody(): string {
+  const cam = (name: string, format: string) =>
+    `      - { type: Camera, name: ${name}, id: 0, format: ${format}, width: 640, height: 480, field_of_view: 60, ` +
+    `near_clip_distance: 0.02, far_clip_distance: 50, min_distance: 0.1, max_distance: 10, frame_rate: 30 }`;
+  return [
+    'format: ChoreonoidBody',
+    'format_version: 2.0',
+    'angle_unit: degree',
+    'name: LiveCameras',
+    'root_link: BASE',
+    'links:',
+    '  - name: BASE',
+    '    joint_type: fixed',
+    '    mass: 1.0',
+    '    center_of_mass: [0, 0, 0]',
+    '    inertia: [0.01, 0, 0, 0.01, 0, 0.01]',
+    '    elements:',
+    cam('CAM', 'COLOR'),
+    cam('RANGE', 'COLOR_DEPTH'),
+    '',
+  ].join('\n');
+}
+
+/** An organized 640×480 cloud as BodyROS2Item::updateRangeVisionSensor writes a COLOR_DEPTH one: x, y, z, rgb. */
+function upstreamCloud(): Uint8Array {
+  const w = 640;
+  const h = 480;
+  const f = 240 / Math.tan(Math.PI / 6);
+  const buf = new ArrayBuffer(w * h * 16);
+  const xyz = new Float32Array(buf);
+  const rgb = new Uint32Array(buf);
+  for (let v = 0, i = 0; v < h; v++) {
+    for (let u = 0; u < w; u++, i++) {
+      const z = i % 97 === 0 ? Infinity : 1 + (2 * u) / w + v / h;
+      xyz[4 * i] = z === Infinity ? Infinity : ((u - (w - 1) / 2) * z) / f;
+      xyz[4 * i + 1] = z === Infinity ? Infinity : ((v - (h - 1) / 2) * z) / f;
+      xyz[4 * i + 2] = z;
+      rgb[4 * i + 3] = (i * 2654435761) >>> 8;
+    }
+  }
+  const field = (name: string, offset: number, datatype: number) => ({ name, offset, datatype, count: 4 });
+  return writePointCloud2({
+    header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'RANGE' },
+    height: h,
+    width: w,
+    fields: [field('x', 0, 7), field('y', 4, 7), field('z', 8, 7), field('rgb', 12, 6)],
+    is_bigendian: false,
+    point_step: 16,
+    row_step: 0,
+    data: new Uint8Array(buf),
+    is_dense: true,
+  });
+}
+
+function upstreamImage(): Uint8Array {
+  const data = new Uint8Array(640 * 480 * 3);
+  for (let i = 0; i < data.length; i++) data[i] = (i * 7) & 0xff;
+  return writeImage({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'CAM' }, height: 480, width: 640, encoding: 'rgb8', is_bigendian: 0, step: 1920, data });
+}
+
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+}
+
+function start(cmd: string, args: string[], env: NodeJS.ProcessEnv): Proc {
+  let out = '';
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  child.stdout!.on('data', (d) => (out = (out + String(d)).slice(-20000)));
+  child.stderr!.on('data', (d) => (out = (out + String(d)).slice(-20000)));
+  return { child, output: () => out };
+}
+
+async function stop(p: Proc): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = new Promise((r) => p.child.once('exit', r));
+  p.child.kill('SIGINT');
+  const timeout = setTimeout(() => p.child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timeout);
+}
+
+async function waitFor<T>(what: string, ms: number, poll: () => T | undefined, log: () => string): Promise<T> {
+  const t0 = Date.now();
+  for (;;) {
+    const v = poll();
+    if (v !== undefined) return v;
+    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}\n${log()}`);
+    await sleep(50);
+  }
+}
+
+/** Sends `send(i)` at `hz` for `seconds`, in bursts that catch up with the schedule; returns how many were sent. */
+async function paced(hz: number, seconds: number, send: (i: number) => void): Promise<number> {
+  const t0 = performance.now();
+  const total = Math.round(hz * seconds);
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * hz) + 1);
+    while (sent < due) send(sent++);
+    await sleep(Math.max(0, ((sent / hz) * 1000 - (performance.now() - t0)) | 0));
+  }
+  return sent;
+}
+
+export interface LiveCase {
+  name: string;
+  seconds: number;
+  /** CPU seconds of the node over the measured window. */
+  nodeCpuS: number;
+  /** The same by thread name (the JavaScript thread is the process's own name, `node`). */
+  nodeThreads: Record<string, number>;
+  peer?: { name: string; cpuS: number };
+  /**
+   * The same traffic through an rclnodejs node that does nothing of its own (bench/live-floor.ts): taking
+   * the bytes (joint_states), or taking them and publishing them again unchanged (relays).
+   */
+  floorCpuS: number;
+  sent: number;
+  received: Record<string, number>;
+}
+
+async function main(): Promise<void> {
+  if (!process.env.AMENT_PREFIX_PATH) throw new Error('source ROS 2 first (AMENT_PREFIX_PATH is not set)');
+  if (!existsSync(MAIN)) throw new Error('run npm run build first');
+  const loaded = await loadRclnodejs();
+  if ('error' in loaded) throw new Error(loaded.error);
+  const rcl: Any = loaded.rcl;
+  const rsp = (process.env.AMENT_PREFIX_PATH ?? '')
+    .split(':')
+    .map((p) => join(p, 'lib', 'robot_state_publisher', 'robot_state_publisher'))
+    .find((p) => existsSync(p));
+  if (!rsp) throw new Error('robot_state_publisher is not installed in the sourced ROS 2');
+  const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? 'tf,cloud,image').split(','));
+  const jsonOut = process.argv.find((a) => a.startsWith('--json='))?.slice(7);
+
+  process.env.CYCLONEDDS_URI = cycloneUri();
+  const env = { ...process.env };
+  const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-live-bench-'));
+  const procs: Proc[] = [];
+  const tag = `bbl${process.pid}`;
+  await rcl.init();
+  const options = new rcl.NodeOptions();
+  // rcl already made this node's /rosout publisher on Humble (see rclCreatesRosoutPublisher).
+  options.enableRosout = false;
+  const node = new rcl.Node(`live_bench_${process.pid}`, '', undefined, options);
+  node.spin();
+  const sensorQoS = new rcl.QoS(rcl.QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST, 5, rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT);
+  const latched = new rcl.QoS(1, 1, 1, 1);
+  const results: LiveCase[] = [];
+  const bridge = (body: string, ns: string, params: string[]): Proc => {
+    const p = start(process.execPath, [...NODE_ARGS, MAIN, body, '--ros-args', '-r', `__ns:=${ns}`, '-p', `mesh_dir:=${join(scratch, `meshes${ns.replace(/\//g, '_')}`)}`, ...params.flatMap((x) => ['-p', x])], env);
+    procs.push(p);
+    return p;
+  };
+  try {
+    if (only.has('tf')) {
+      const body = join(scratch, 'chain.body');
+      writeFileSync(body, chainBody());
+      const A = `/${tag}_bb`;
+      const B = `/${tag}_rsp`;
+      const descriptions: string[] = [];
+      node.createSubscription('std_msgs/msg/String', `${A}/robot_description`, { qos: latched }, (m: Any) => descriptions.push(m.data));
+      const bb = bridge(body, A, ['frame_prefix:=bb/', 'publish_joint_states:=false', 'publish_frequency:=20.0']);
+      const urdf = await waitFor('robot_description', 60_000, () => descriptions[0], bb.output);
+      const params = join(scratch, 'rsp.yaml');
+      writeFileSync(params, `${B}/robot_state_publisher:\n  ros__parameters:\n    frame_prefix: rs/\n    publish_frequency: 20.0\n    robot_description: ${JSON.stringify(urdf)}\n`);
+      const peer = start(rsp, ['--ros-args', '-r', `__ns:=${B}`, '--params-file', params], env);
+      procs.push(peer);
+      const tfCount = { bb: 0, rs: 0 };
+      // Counted on the bytes: the first transform's frame id starts at byte 20 (header, count, stamp, length).
+      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', { qos: new rcl.QoS(1, 100, 1, 2), isRaw: true }, (b: Buffer) => {
+        if (b[20] === 0x62 && b[21] === 0x62 && b[22] === 0x2f) tfCount.bb++;
+        else if (b[20] === 0x72 && b[21] === 0x73 && b[22] === 0x2f) tfCount.rs++;
+      });
+      const toBb = node.createPublisher('sensor_msgs/msg/JointState', `${A}/joint_states`);
+      const toRsp = node.createPublisher('sensor_msgs/msg/JointState', `${B}/joint_states`);
+      const F = `/${tag}_floor`;
+      const floor = start(process.execPath, [FLOOR, 'sink', 'sensor_msgs/msg/JointState', `${F}/joint_states`], env);
+      procs.push(floor);
+      const toFloor = node.createPublisher('sensor_msgs/msg/JointState', `${F}/joint_states`);
+      const names = Array.from({ length: JOINTS }, (_, i) => `J${i + 1}`);
+      const send = (i: number): void => {
+        const ns = BigInt(Date.now()) * 1_000_000n;
+        const bytes = writeJointState({
+          header: { stamp: { sec: Number(ns / 1_000_000_000n), nanosec: Number(ns % 1_000_000_000n) }, frame_id: '' },
+          name: names,
+          position: names.map((_, j) => Math.sin(i * 0.001 + j)),
+          velocity: [],
+          effort: [],
+        }) as Buffer;
+        toBb.publish(bytes);
+        toRsp.publish(bytes);
+        toFloor.publish(bytes);
+      };
+      // Both publish /tf before the window opens (discovery done, caches warm).
+      await waitFor('/tf from both', 60_000, () => {
+        send(0);
+        return tfCount.bb > 0 && tfCount.rs > 0 ? true : undefined;
+      }, () => bb.output() + peer.output());
+      await paced(1000, 2, send);
+      const before = { bb: cpuSeconds(bb.child.pid!), rs: cpuSeconds(peer.child.pid!), floor: cpuSeconds(floor.child.pid!), tf: { ...tfCount }, threads: threadCpuSeconds(bb.child.pid!) };
+      const sent = await paced(1000, SECONDS, send);
+      await sleep(200);
+      results.push({
+        name: `${JOINTS}-joint joint_states at 1 kHz, publish_frequency 20`,
+        seconds: SECONDS,
+        nodeCpuS: cpuSeconds(bb.child.pid!) - before.bb,
+        nodeThreads: threadDelta(threadCpuSeconds(bb.child.pid!), before.threads),
+        peer: { name: 'robot_state_publisher', cpuS: cpuSeconds(peer.child.pid!) - before.rs },
+        floorCpuS: cpuSeconds(floor.child.pid!) - before.floor,
+        sent,
+        received: { '/tf from body_bridge': tfCount.bb - before.tf.bb, '/tf from robot_state_publisher': tfCount.rs - before.tf.rs },
+      });
+      await stop(bb);
+      await stop(peer);
+      await stop(floor);
+    }
+
+    const cameraCase = async (
+      name: string,
+      device: 'CAM' | 'RANGE',
+      input: Uint8Array,
+      inputTopic: string,
+      type: string,
+      outputs: Record<string, [topic: string, type: string]>,
+    ): Promise<void> => {
+      const body = join(scratch, 'cameras.body');
+      writeFileSync(body, cameraBody());
+      const NS = `/${tag}_${device.toLowerCase()}`;
+      const IN = `/${tag}_in_${device.toLowerCase()}`;
+      const counts: Record<string, number> = {};
+      for (const [label, [topic, outType]] of Object.entries(outputs)) {
+        counts[label] = 0;
+        node.createSubscription(outType, `${NS}/${topic}`, { qos: sensorQoS, isRaw: true }, (b: Buffer) => {
+          // Only what answers our frames, which are stamped 1 s + frame number ns.
+          if (new DataView(b.buffer, b.byteOffset, b.byteLength).getInt32(4, true) === 1) counts[label]!++;
+        });
+      }
+      const p = bridge(body, NS, [`device_input_namespace:=${IN}`, 'camera_info_without_images:=false']);
+      const floor = start(process.execPath, [FLOOR, 'relay', type, `${IN}/${inputTopic}`, `/${tag}_floor_${device.toLowerCase()}`], env);
+      procs.push(floor);
+      const pub = node.createPublisher(type, `${IN}/${inputTopic}`, { qos: sensorQoS });
+      const send = (i: number): void => {
+        stampBytes(input, { sec: 1, nanosec: i });
+        pub.publish(input as Buffer);
+      };
+      await waitFor(`${name}: the first output`, 60_000, () => {
+        send(999_999);
+        return Object.values(counts).every((c) => c > 0) ? true : undefined;
+      }, p.output);
+      await sleep(500);
+      for (const k of Object.keys(counts)) counts[k] = 0;
+      const before = cpuSeconds(p.child.pid!);
+      const beforeFloor = cpuSeconds(floor.child.pid!);
+      const beforeThreads = threadCpuSeconds(p.child.pid!);
+      const sent = await paced(30, SECONDS, send);
+      await sleep(500);
+      results.push({
+        name,
+        seconds: SECONDS,
+        nodeCpuS: cpuSeconds(p.child.pid!) - before,
+        nodeThreads: threadDelta(threadCpuSeconds(p.child.pid!), beforeThreads),
+        floorCpuS: cpuSeconds(floor.child.pid!) - beforeFloor,
+        sent,
+        received: { ...counts },
+      });
+      await stop(p);
+      await stop(floor);
+    };
+    if (only.has('cloud')) {
+      await cameraCase('640×480 COLOR_DEPTH cloud relay at 30 Hz', 'RANGE', upstreamCloud(), 'RANGE/point_cloud', 'sensor_msgs/msg/PointCloud2', {
+        points: ['RANGE/points', 'sensor_msgs/msg/PointCloud2'],
+        'depth image': ['RANGE/depth/image_raw', 'sensor_msgs/msg/Image'],
+        'depth CameraInfo': ['RANGE/depth/camera_info', 'sensor_msgs/msg/CameraInfo'],
+      });
+    }
+    if (only.has('image')) {
+      await cameraCase('640×480 rgb8 image relay at 30 Hz', 'CAM', upstreamImage(), 'CAM', 'sensor_msgs/msg/Image', {
+        image: ['CAM/image_raw', 'sensor_msgs/msg/Image'],
+        CameraInfo: ['CAM/camera_info', 'sensor_msgs/msg/CameraInfo'],
+      });
+    }
+  } finally {
+    for (const p of procs) await stop(p);
+    node.destroy();
+    rcl.shutdown();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const lines = [
+    '| case | body_bridge CPU-s | % of a core | peer | peer CPU-s | ratio | rclnodejs doing nothing (floor) CPU-s | sent | received |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of results) {
+    const received = Object.entries(r.received).map(([k, v]) => `${k}: ${v}`).join(', ');
+    lines.push(
+      `| ${r.name}, ${r.seconds} s | ${r.nodeCpuS.toFixed(2)} | ${((100 * r.nodeCpuS) / r.seconds).toFixed(1)} % | ${r.peer?.name ?? '—'} | ` +
+        `${r.peer ? r.peer.cpuS.toFixed(2) : '—'} | ${r.peer ? `${(r.nodeCpuS / r.peer.cpuS).toFixed(2)}×` : '—'} | ${r.floorCpuS.toFixed(2)} | ${r.sent} | ${received} |`,
+    );
+  }
+  console.log(lines.join('\n'));
+  console.log('');
+  console.log('node CPU-s by thread:');
+  for (const r of results) console.log(`  ${r.name}: ${Object.entries(r.nodeThreads).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cycloneddsUri: process.env.CYCLONEDDS_URI, results }, null, 2));
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);
