@@ -9,6 +9,7 @@ import { num, originElement, vec, xyzElement } from './format.js';
 import { type MeshUriStyle, fileUri, packageRoots, packageUri } from './uris.js';
 import { type XmlElement, type XmlNode, el, hasInvalidXmlChars, serialize } from './xml.js';
 import { uniqueNamer } from '../model/unique-name.js';
+import { velocityLimit } from '../model/joint.js';
 
 export interface UrdfOptions {
   /** Directory the generated meshes are written to (their URIs point there). */
@@ -30,7 +31,10 @@ export interface UrdfOptions {
   worldFrame?: string;
   /** Effort written for joints whose effort is unlimited. Default 1e6 (N·m or N). */
   defaultEffort?: number;
-  /** Velocity written for joints whose velocity is unlimited. Default 1e6 (rad/s or m/s). */
+  /**
+   * Velocity written for joints whose velocity is unlimited. Default: π rad/s for revolute joints,
+   * 1 m/s for prismatic ones (UNLIMITED_REVOLUTE_VELOCITY, UNLIMITED_PRISMATIC_VELOCITY).
+   */
   defaultVelocity?: number;
   /** Position bound written for an unlimited side of a prismatic joint. Default 1e6 m. */
   unlimitedPrismaticRange?: number;
@@ -55,7 +59,6 @@ export const EXTENSION_NAMESPACE = 'urn:body-bridge:urdf-extension:1';
 const X = 'body_bridge:';
 
 export const DEFAULT_EFFORT = 1e6;
-export const DEFAULT_VELOCITY = 1e6;
 export const DEFAULT_PRISMATIC_RANGE = 1e6;
 
 export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
@@ -99,7 +102,7 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
   };
   const limits = {
     effort: options.defaultEffort ?? DEFAULT_EFFORT,
-    velocity: options.defaultVelocity ?? DEFAULT_VELOCITY,
+    velocity: options.defaultVelocity,
     prismatic: options.unlimitedPrismaticRange ?? DEFAULT_PRISMATIC_RANGE,
   };
 
@@ -260,7 +263,8 @@ function magnitude(lower: number, upper: number, fallback: number): number {
 
 interface LimitDefaults {
   effort: number;
-  velocity: number;
+  /** Undefined: the per-type default of velocityLimit. */
+  velocity: number | undefined;
   prismatic: number;
 }
 
@@ -273,7 +277,9 @@ function jointElement(
   const j = link.joint;
   const where = link.source;
   const effort = num(magnitude(j.effortLower, j.effortUpper, defaults.effort));
-  const velocity = num(magnitude(j.velocityLower, j.velocityUpper, defaults.velocity));
+  const velocity = num(
+    defaults.velocity === undefined ? velocityLimit(j) : velocityLimit(j, { revolute: defaults.velocity, prismatic: defaults.velocity }),
+  );
   let type: string;
   let limit: XmlElement | null = null;
   switch (j.type) {
