@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { checkCommand } from './check.js';
 import { processIo, type Command, type CommandIo } from './command.js';
 import { infoCommand } from './info.js';
+import { moveitCommand } from './moveit.js';
 import { runTf } from './tf.js';
 import { runUrdf } from './urdf.js';
 import { viewCommand } from './view.js';
@@ -15,6 +16,7 @@ export const COMMANDS: readonly Command[] = [
   { name: 'urdf', summary: 'print (or write) the equivalent URDF and its meshes', run: runUrdf },
   { name: 'tf', summary: 'the pose of every frame for given joint values', run: runTf },
   viewCommand,
+  moveitCommand,
 ];
 
 /** The version in package.json, two folders up from this file in src/ and in dist/ alike. */
