@@ -1,0 +1,149 @@
+// The MoveIt configuration of corpus robots checked against peers:
+// - FCL (the checker MoveIt uses), reading the URDF we write with urdfdom and doing its own forward
+//   kinematics: on sampled configurations its verdict for every pair of links brackets ours — FCL with
+//   every primitive grown by 2% collides whenever we do, FCL with every primitive shrunk by 2% only when
+//   we do. The band covers our tessellated spheres and cylinders (32 segments: within 1% of the true
+//   surface) and surfaces that touch exactly (links modelled face to face, which we count as contact and
+//   FCL does not). Meshes are the same triangles on both sides and get no tolerance;
+// - FCL over an independent random sample: no pair we disable as "never in collision" collides;
+// - the SRDF read back by an independent XML reader names only links and joints of the URDF, its
+//   chains are chains of the URDF's tree, its home state lies within the URDF's limits, and every
+//   adjacent pair of links with geometry is disabled.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadRobotModel } from '../src/load.js';
+import { applyRosConventions } from '../src/model/ros-conventions.js';
+import { selfCollisionChecker, stateSampler } from '../src/moveit/collision-matrix.js';
+import { moveItConfig } from '../src/moveit/config.js';
+import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
+import { type FclRun, fclCollisions, pairKey } from './support/moveit-peers.js';
+import { corpusDir } from './support/oracle.js';
+import { child, childrenNamed, parseXml } from './support/urdf-peers.js';
+
+const work = mkdtempSync(join(tmpdir(), 'bb-moveit-peers-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const ROBOTS = [
+  'choreonoid/share/model/PA10/PA10.body',
+  'choreonoid/share/model/UniversalRobots/UR10.body',
+  'choreonoid/share/model/HRP4C/HRP4C.body',
+  'choreonoid-legacy-wrl/share/model/SR1/SR1.wrl',
+  'choreonoid/share/model/GR001/GR001.body',
+  'choreonoid/share/model/Tank/SimpleTank.body',
+];
+
+/** FCL sees the same links we do, minus shapes it cannot read (which we cannot read either). */
+function prepare(file: string) {
+  const ros = applyRosConventions(loadRobotModel(join(corpusDir, file)));
+  const name = file.split('/').pop()!.replace(/\W/g, '_');
+  const urdfFile = join(work, `${name}.urdf`);
+  // OBJ meshes become STL so the harness (which reads STL) sees every mesh.
+  writeUrdfSync(toUrdf(ros.model, { meshDir: join(work, `${name}_meshes`), meshFormat: 'stl' }), urdfFile);
+  return { ros, urdfFile };
+}
+
+const pairs = (s: Set<string>): string[] => [...s].map((k) => k.replace('\u0000', ' | ')).sort();
+
+describe.each(ROBOTS)('%s against FCL', (file) => {
+  // Built on first use, inside the tests (a failure is then the test's, not the collection's).
+  let prepared: ReturnType<typeof prepare> | undefined;
+  let made: ReturnType<typeof moveItConfig> | undefined;
+  const get = () => (prepared ??= prepare(file));
+  const configOf = () => (made ??= moveItConfig(get().ros, { samples: 10000, seed: 0 }));
+
+  it('our collision verdicts lie between FCL with primitives grown and shrunk by 2%, on 150 sampled configurations', () => {
+    const { ros, urdfFile } = get();
+    const model = ros.model;
+    const sample = stateSampler(model, 4242);
+    const configurations = [new Map<string, number>(), ...Array.from({ length: 149 }, sample)];
+    const exact: FclRun = fclCollisions(urdfFile, configurations, 1.02);
+    const shrunk: FclRun = fclCollisions(urdfFile, configurations, 0.98);
+    const checker = selfCollisionChecker(model);
+    const ours = new Set(checker.links);
+    const incomplete = new Set(checker.incomplete.map((x) => x.link));
+    // FCL reads exactly the links we read (a shape unreadable to one is unreadable to the other).
+    expect(new Set(exact.links.filter((l) => !exact.skipped.has(l) || ours.has(l)))).toEqual(ours);
+    let hits = 0;
+    let bracketed = 0;
+    configurations.forEach((q, c) => {
+      checker.place(q);
+      const mine = new Set<string>();
+      for (let i = 0; i < checker.links.length; i++) {
+        for (let j = i + 1; j < checker.links.length; j++) {
+          const a = checker.links[i]!, b = checker.links[j]!;
+          if (incomplete.has(a) || incomplete.has(b) || exact.skipped.has(a) || exact.skipped.has(b)) continue;
+          if (checker.collide(i, j)) mine.add(pairKey(a, b));
+        }
+      }
+      const usable = (k: string): boolean => k.split('\u0000').every((l) => !incomplete.has(l) && !exact.skipped.has(l));
+      const fclExact = new Set([...exact.hits[c]!].filter(usable));
+      const fclShrunk = new Set([...shrunk.hits[c]!].filter(usable));
+      expect({ configuration: c, weFindFclDoesNot: pairs(new Set([...mine].filter((k) => !fclExact.has(k)))) }).toEqual({ configuration: c, weFindFclDoesNot: [] });
+      expect({ configuration: c, fclFindsWeDoNot: pairs(new Set([...fclShrunk].filter((k) => !mine.has(k)))) }).toEqual({ configuration: c, fclFindsWeDoNot: [] });
+      hits += mine.size;
+      bracketed += fclExact.size - fclShrunk.size;
+    });
+    console.log(`${file}: ${checker.links.length} links with geometry, ${hits} colliding pairs over ${configurations.length} configurations agree with FCL; ${bracketed} pair verdicts in the ±2% band (mostly adjacent links modelled face to face)`);
+    // The check must have had something to agree on.
+    expect(hits).toBeGreaterThan(0);
+  });
+
+  it('no pair disabled as "never in collision" collides in FCL over 1000 independent random configurations', () => {
+    const { ros, urdfFile } = get();
+    const model = ros.model;
+    const config = configOf();
+    const sample = stateSampler(model, 987654321);
+    const configurations = Array.from({ length: 1000 }, sample);
+    const run = fclCollisions(urdfFile, configurations, 0.98);
+    const never = new Set(config.semantic.disabled.filter((d) => d.reason === 'Never').map((d) => pairKey(d.link1, d.link2)));
+    const colliding = new Set<string>();
+    for (const h of run.hits) for (const k of h) if (never.has(k)) colliding.add(k);
+    console.log(`${file}: ${never.size} "never" pairs, collision matrix ${(config.matrix.millis / 1000).toFixed(2)} s for ${config.matrix.neverSamples} samples`);
+    expect(pairs(colliding)).toEqual([]);
+  });
+
+  it('the SRDF names only what the URDF has; chains follow its tree; home lies within its limits; adjacent pairs are disabled', () => {
+    const model = get().ros.model;
+    const config = configOf();
+    const urdf = parseXml(toUrdf(model, { meshDir: join(work, 'unused') }).xml);
+    const srdf = parseXml(config.srdf);
+    const links = new Set(childrenNamed(urdf, 'link').map((l) => l.attributes.name!));
+    const joints = new Map(childrenNamed(urdf, 'joint').map((j) => [j.attributes.name!, j]));
+    const parentOf = new Map([...joints.values()].map((j) => [child(j, 'child')!.attributes.link!, child(j, 'parent')!.attributes.link!]));
+    expect(srdf.attributes.name).toBe(urdf.attributes.name);
+    const groups = childrenNamed(srdf, 'group');
+    expect(groups.length).toBeGreaterThan(0);
+    for (const g of groups) {
+      for (const j of childrenNamed(g, 'joint')) expect(joints.has(j.attributes.name!), `group ${g.attributes.name} joint ${j.attributes.name}`).toBe(true);
+      for (const l of childrenNamed(g, 'link')) expect(links.has(l.attributes.name!)).toBe(true);
+      for (const c of childrenNamed(g, 'chain')) {
+        let l: string | undefined = c.attributes.tip_link!;
+        while (l !== undefined && l !== c.attributes.base_link) l = parentOf.get(l);
+        expect(l, `chain ${c.attributes.base_link} → ${c.attributes.tip_link}`).toBe(c.attributes.base_link);
+      }
+    }
+    for (const s of childrenNamed(srdf, 'group_state')) {
+      for (const j of childrenNamed(s, 'joint')) {
+        const urdfJoint = joints.get(j.attributes.name!);
+        expect(urdfJoint).toBeDefined();
+        const limit = child(urdfJoint!, 'limit');
+        const v = Number(j.attributes.value);
+        if (limit?.attributes.lower !== undefined) expect(v).toBeGreaterThanOrEqual(Number(limit.attributes.lower));
+        if (limit?.attributes.upper !== undefined) expect(v).toBeLessThanOrEqual(Number(limit.attributes.upper));
+      }
+    }
+    for (const e of childrenNamed(srdf, 'end_effector')) expect(links.has(e.attributes.parent_link!)).toBe(true);
+    for (const v of childrenNamed(srdf, 'virtual_joint')) expect(links.has(v.attributes.child_link!)).toBe(true);
+    const disabled = new Set(childrenNamed(srdf, 'disable_collisions').map((d) => pairKey(d.attributes.link1!, d.attributes.link2!)));
+    for (const d of childrenNamed(srdf, 'disable_collisions')) {
+      expect(links.has(d.attributes.link1!) && links.has(d.attributes.link2!)).toBe(true);
+      expect(['Adjacent', 'Default', 'Always', 'Never']).toContain(d.attributes.reason);
+    }
+    // Every parent/child pair of URDF links that both have collision geometry.
+    const withGeometry = new Set(childrenNamed(urdf, 'link').filter((l) => childrenNamed(l, 'collision').length > 0).map((l) => l.attributes.name!));
+    for (const [c, p] of parentOf) if (withGeometry.has(c) && withGeometry.has(p)) expect(disabled.has(pairKey(c, p)), `${p} | ${c}`).toBe(true);
+    writeFileSync(join(work, `${srdf.attributes.name}.srdf`), config.srdf);
+  });
+});
