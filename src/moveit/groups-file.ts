@@ -109,7 +109,7 @@ export function readGroupsFile(text: string, file: string, model: RobotModel): G
           }
         }
       }
-      if (!group.chain && group.joints.length + group.links.length + group.subgroups.length === 0) {
+      if (chain === undefined && group.joints.length + group.links.length + group.subgroups.length === 0) {
         at(item, path, 'a group needs a chain, joints, links or subgroups');
       }
       if (name !== null) {
