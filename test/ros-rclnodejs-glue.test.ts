@@ -67,6 +67,17 @@ describe('rclnodejs glue', () => {
     expect(state.node!.parameters.get('robot_description')!.value).toBe('<robot name="a"/>');
   });
 
+  it('mirrors the SRDF into robot_description_semantic, read-only like robot_description', async () => {
+    const { state, ros } = await start();
+    ros.onParameterChange(() => ({ successful: true, reason: '' }));
+    expect(state.node!.descriptors.get('robot_description_semantic')!.readOnly).toBe(true);
+    ros.setRobotDescriptionSemantic('<robot name="a"><group name="arm"/></robot>');
+    expect(state.node!.parameters.get('robot_description_semantic')!.value).toBe('<robot name="a"><group name="arm"/></robot>');
+    const refused = state.node!.setParameter({ name: 'robot_description_semantic', type: 4, value: 'x' });
+    expect(refused.successful).toBe(false);
+    expect(state.node!.parameters.get('robot_description_semantic')!.value).toBe('<robot name="a"><group name="arm"/></robot>');
+  });
+
   it("routes clients' parameter sets to the bridge, whose verdict is ROS's", async () => {
     const { state, ros } = await start();
     const seen: Record<string, unknown>[] = [];

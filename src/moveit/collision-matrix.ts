@@ -196,7 +196,8 @@ export function computeCollisionMatrix(model: RobotModel, options: CollisionMatr
     unseen = unseen.filter((p) => !checker.collide(p[0], p[1]));
   }
   // The assistant draws all its states even when every pair has been seen; drawing fewer changes no verdict.
-  disable(unseen, 'Never');
+  // No samples means no "never" test at all (the assistant's include_never_colliding = trials > 0).
+  if (samples > 0) disable(unseen, 'Never');
   const end = now();
 
   const disabled: DisabledPair[] = [...reasons]

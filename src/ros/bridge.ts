@@ -20,6 +20,7 @@ import {
 } from './joint-states.js';
 import { type JointState, MessageType, type StringMsg, type Time } from './messages.js';
 import { type BridgeParams, coerceParam, conventionsOfParams, defaultParams, parseJointAssignment, validateChanges } from './params.js';
+import { semanticFor, semanticOutput } from './semantic.js';
 import { compileMovingFrames, type MovingFrames, movingFramesByJoint, movingTransforms, staticTransforms, worldLink } from './tf.js';
 import { latchedQoS, type Publisher, type RawPublisher, sensorDataQoS, tfQoS, type Transport } from './transport.js';
 
@@ -69,6 +70,8 @@ export interface BridgeDeps {
   startDevices?(ctx: DeviceBridgeContext): () => void;
   /** Told whenever robot_description changes (the rclnodejs layer mirrors it into the parameter). */
   onDescription?(xml: string): void;
+  /** Told whenever robot_description_semantic changes (src/ros/semantic.ts). */
+  onSemantic?(srdf: string): void;
 }
 
 export interface SetResult {
@@ -82,6 +85,8 @@ export interface Served {
   file: string;
   signature: string | null;
   description: Description;
+  /** The MoveIt SRDF when publish_robot_description_semantic asks for it (src/ros/semantic.ts). */
+  semantic: string | null;
   frames: Frame[];
   deviceFrames: DeviceFrames[];
   byJoint: Map<string, Frame[]>;
@@ -141,6 +146,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   let failedSignature: string | null = null;
 
   const descriptionPub: Publisher<StringMsg> = transport.publisher(Topics.robotDescription, MessageType.String, latchedQoS);
+  const publishSemantic = semanticOutput(transport, deps.onSemantic);
   // /tf, /tf_static and joint_states cross the transport as CDR bytes (src/cdr): rclnodejs's conversion
   // of every message to and from JavaScript objects cost far more than the node's own work.
   const tfPub: RawPublisher = transport.rawPublisher(Topics.tf, MessageType.TFMessage, tfQoS);
@@ -165,8 +171,10 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
   /** Loads and describes without touching what is served; throws with a located message on failure. */
   const prepare = (file: string, p: BridgeParams): Served => {
     const signature = deps.fileSignature?.(file) ?? null;
-    const model = applyRosConventions(deps.loadModel(file), conventionsOfParams(p)).model;
+    const ros = applyRosConventions(deps.loadModel(file), conventionsOfParams(p));
+    const model = ros.model;
     const description = deps.describe(model, p);
+    const semantic = semanticFor(ros, p);
     const frames = frameTree(model);
     const { positions, unknown } = initialPositions(frames, p.initial_joint_positions);
     for (const name of unknown) log.warn(`initial_joint_positions names '${name}', which is not a moving joint of ${model.name}`);
@@ -176,6 +184,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
       file,
       signature,
       description,
+      semantic,
       frames,
       deviceFrames: deviceFrames(model),
       byJoint,
@@ -210,6 +219,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
       descriptionPub.publish({ data: s.description.xml });
       deps.onDescription?.(s.description.xml);
     }
+    publishSemantic(s.semantic);
     publishStatic(s);
     restartDevices(s);
     const moving = [...s.byJoint.keys()].length;
@@ -342,7 +352,7 @@ export function startBridge(deps: BridgeDeps, initial: Partial<BridgeParams>): B
 
     const describeChanged = (['mesh_dir', 'package_uris'] as const).some(changed);
     // These change the frame tree itself (world_frame decides whether the root inertia moves): a full reload.
-    const reloadChanged = (['world_frame', 'link_names', 'root_inertia'] as const).some(changed);
+    const reloadChanged = (['world_frame', 'link_names', 'root_inertia', 'publish_robot_description_semantic', 'collision_samples'] as const).some(changed);
     // Nothing served yet (the start failed): naming body_file again retries even when unchanged, and so
     // does a new value for anything the failed load depended on (an unwritable mesh_dir, say) — else the
     // node would stay empty until body_file itself changed.

@@ -52,6 +52,7 @@ export async function startNode(rcl: Parameters<typeof startRosNode>[0], argv: r
       describe: (m, p) => describeModel(m, p, env),
       fileSignature,
       onDescription: (xml) => ros.setRobotDescription(xml),
+      onSemantic: (srdf) => ros.setRobotDescriptionSemantic(srdf),
     },
     initial,
   );

@@ -48,6 +48,10 @@ export interface BridgeParams {
   undo_upstream_scaling: boolean;
   /** Publish CameraInfo at the camera frame rate while no image arrives. */
   camera_info_without_images: boolean;
+  /** Publish the MoveIt SRDF (`body-bridge moveit`'s) on robot_description_semantic and in that parameter. */
+  publish_robot_description_semantic: boolean;
+  /** Random states for the SRDF's "never in collision" pairs (MoveIt Setup Assistant: 10000). */
+  collision_samples: number;
 }
 
 export type ParamName = keyof BridgeParams;
@@ -122,6 +126,19 @@ export const paramSpecs: readonly ParamSpec[] = [
     description: "Undo choreonoid_ros's non-SI scaling of force/torque (x1000) and linear acceleration (x10); off when the source is already SI.",
   },
   { name: 'camera_info_without_images', kind: 'bool', default: true, description: 'Publish CameraInfo at the camera frame rate while no image arrives (rviz camera frustums).' },
+  {
+    name: 'publish_robot_description_semantic',
+    kind: 'bool',
+    default: false,
+    description: 'Publish the MoveIt SRDF (as body-bridge moveit writes it) on robot_description_semantic and in that read-only parameter, following every reload.',
+  },
+  {
+    name: 'collision_samples',
+    kind: 'double',
+    default: 10000.0,
+    range: [0, 10000000],
+    description: 'Random states for the SRDF collision matrix ("never in collision" pairs); each reload takes about 0.1 to 3 s at 10000.',
+  },
 ];
 
 export function defaultParams(): BridgeParams {

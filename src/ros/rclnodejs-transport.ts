@@ -106,6 +106,8 @@ export interface RosNode {
   onParameterChange(apply: (changes: Record<string, unknown>) => { successful: boolean; reason: string }): void;
   /** Mirrors the served URDF into the robot_description parameter. */
   setRobotDescription(xml: string): void;
+  /** Mirrors the served SRDF into the robot_description_semantic parameter. */
+  setRobotDescriptionSemantic(srdf: string): void;
   /** Sets one of our parameters from inside (before onParameterChange is wired, e.g. body_file from the command line). */
   setParameter(name: string, value: unknown): void;
   shutdown(): void;
@@ -149,17 +151,27 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
     }
     initialParams[spec.name] = fromParameterValue(declared.value) as ParamValue;
   }
-  // robot_description follows body_file: read-only for every client (ros2 param describe says so and
-  // rclnodejs refuses their sets), lifted only for the instant this process mirrors a reload into it.
+  // robot_description (and robot_description_semantic) follow body_file: read-only for every client
+  // (ros2 param describe says so and rclnodejs refuses their sets), lifted only for the instant this
+  // process mirrors a reload into them.
   let settingDescription = false;
-  const descriptionDescriptor = new rcl.ParameterDescriptor(
-    'robot_description',
-    PARAMETER_STRING as Rcl.ParameterType,
-    'URDF of the served model (read-only: set body_file to change it)',
-    true,
-  );
-  Object.defineProperty(descriptionDescriptor, 'readOnly', { get: () => !settingDescription });
-  node.declareParameter(new rcl.Parameter('robot_description', PARAMETER_STRING as Rcl.ParameterType, ''), descriptionDescriptor, true);
+  const readOnlyDescription = (name: string, text: string): void => {
+    const descriptor = new rcl.ParameterDescriptor(name, PARAMETER_STRING as Rcl.ParameterType, text, true);
+    Object.defineProperty(descriptor, 'readOnly', { get: () => !settingDescription });
+    node.declareParameter(new rcl.Parameter(name, PARAMETER_STRING as Rcl.ParameterType, ''), descriptor, true);
+  };
+  readOnlyDescription('robot_description', 'URDF of the served model (read-only: set body_file to change it)');
+  readOnlyDescription('robot_description_semantic', 'MoveIt SRDF of the served model when publish_robot_description_semantic is true (read-only)');
+  const DESCRIPTIONS = new Set(['robot_description', 'robot_description_semantic']);
+  const mirror = (name: string, text: string): void => {
+    settingDescription = true;
+    try {
+      const result = node.setParameter(new rcl.Parameter(name, PARAMETER_STRING as Rcl.ParameterType, text));
+      if (!result.successful) log.warn(`could not update the ${name} parameter: ${result.reason}`);
+    } finally {
+      settingDescription = false;
+    }
+  };
 
   const log: Logger = {
     debug: (m) => void logger.debug(m),
@@ -246,9 +258,9 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
       node.addOnSetParametersCallback((parameters: Rcl.Parameter[]) => {
         const changes: Record<string, unknown> = {};
         for (const p of parameters) {
-          if (p.name === 'robot_description') {
+          if (DESCRIPTIONS.has(p.name)) {
             // Only reaches here while this process updates it (the descriptor is read-only otherwise).
-            if (!settingDescription) return { successful: false, reason: 'robot_description is read-only: set body_file instead' };
+            if (!settingDescription) return { successful: false, reason: `${p.name} is read-only: set body_file instead` };
           } else if (specOf(p.name)) {
             changes[p.name] = fromParameterValue(p.value);
           }
@@ -257,15 +269,8 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
         return apply(changes);
       });
     },
-    setRobotDescription(xml: string): void {
-      settingDescription = true;
-      try {
-        const result = node.setParameter(new rcl.Parameter('robot_description', PARAMETER_STRING as Rcl.ParameterType, xml));
-        if (!result.successful) log.warn(`could not update the robot_description parameter: ${result.reason}`);
-      } finally {
-        settingDescription = false;
-      }
-    },
+    setRobotDescription: (xml: string): void => mirror('robot_description', xml),
+    setRobotDescriptionSemantic: (srdf: string): void => mirror('robot_description_semantic', srdf),
     setParameter(name: string, value: unknown): void {
       const parameter = toParameter(rcl, name, value);
       const result = parameter ? node.setParameter(parameter) : { successful: false, reason: `unsupported value for ${name}` };

@@ -1,0 +1,34 @@
+// robot_description_semantic for move_group: the SRDF `body-bridge moveit` writes (same conventions,
+// same seed, so the node and the CLI agree byte for byte), published latched on its topic and mirrored
+// into a read-only parameter whenever a reload changes it. Kept apart from bridge.ts: the bridge asks
+// for the SRDF when it prepares a model and hands each served one to `semanticOutput`.
+import type { RosModel } from '../model/ros-conventions.js';
+import { semanticDescription } from '../moveit/config.js';
+import { MessageType, type StringMsg } from './messages.js';
+import type { BridgeParams } from './params.js';
+import { latchedQoS, type Publisher, type Transport } from './transport.js';
+
+export const SEMANTIC_TOPIC = 'robot_description_semantic';
+
+/** The SRDF for a prepared model, or null when the node is not asked to publish one. */
+export function semanticFor(ros: RosModel, params: BridgeParams): string | null {
+  if (!params.publish_robot_description_semantic) return null;
+  return semanticDescription(ros, { samples: Math.round(params.collision_samples), seed: 0 }).srdf;
+}
+
+/**
+ * Publishes each new SRDF on robot_description_semantic (transient local, like robot_description) and
+ * tells `onSemantic` (the rclnodejs layer's parameter mirror). The topic is advertised on first use, so
+ * a node not asked for an SRDF shows no publisher there.
+ */
+export function semanticOutput(transport: Transport, onSemantic?: (srdf: string) => void): (srdf: string | null) => void {
+  let publisher: Publisher<StringMsg> | null = null;
+  let last: string | null = null;
+  return (srdf) => {
+    if (srdf === null || srdf === last) return;
+    last = srdf;
+    publisher ??= transport.publisher(SEMANTIC_TOPIC, MessageType.String, latchedQoS);
+    publisher.publish({ data: srdf });
+    onSemantic?.(srdf);
+  };
+}
