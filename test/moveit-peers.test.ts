@@ -32,6 +32,8 @@ const ROBOTS = [
   'choreonoid-legacy-wrl/share/model/SR1/SR1.wrl',
   'choreonoid/share/model/GR001/GR001.body',
   'choreonoid/share/model/Tank/SimpleTank.body',
+  'choreonoid/share/model/UniversalRobots/UR10-2F85.body',
+  'openhrp3/sample/model/RH2/RH2_WithArm_withoutSensor.wrl',
 ];
 
 /** FCL sees the same links we do, minus shapes it cannot read (which we cannot read either). */

@@ -66,6 +66,14 @@ describe('inferred groups', () => {
     expect(g.groups.find((x) => x.name === 'whole_body')!.joints).toEqual(model.links.slice(1).map((l) => l.joint.name));
   });
 
+  it('a wheel (a short leaf chain without limits) gets no group; the one arm of a vehicle is "arm"', () => {
+    const wheel = (n: string) => link(n, 'base', joint(n, 'revolute', { axis: [0, 1, 0] }), pose([0, 0, 0]));
+    const vehicle = robot([...arm(4, false, 'free').links, wheel('wheel_l'), wheel('wheel_r')]);
+    const g = inferGroups(vehicle);
+    expect(g.groups.map((x) => x.name)).toEqual(['arm', 'whole_body']);
+    expect(g.notes.filter((n) => n.includes('a wheel'))).toHaveLength(2);
+  });
+
   it('a humanoid trunk gets Choreonoid limb names, the trunk its end link, a fixed camera link no group', () => {
     const L = (name: string, parent: string, j = rev(name)) => link(name, parent, j, pose([0, 0, 0.1]));
     const model = robot([
@@ -157,6 +165,12 @@ describe('collision matrix', () => {
       'base|pad': 'Never',
     });
     expect(matrix.enabled).toEqual([]);
+  });
+
+  it('with no samples there is no "never" test', () => {
+    const matrix = computeCollisionMatrix(arm(7, true), { samples: 0 });
+    expect(matrix.disabled.filter((d) => d.reason === 'Never')).toEqual([]);
+    expect(matrix.enabled.length).toBeGreaterThan(0);
   });
 
   it('is the same for the same seed', () => {

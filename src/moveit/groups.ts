@@ -105,9 +105,14 @@ const isHand = (arm: Segment): boolean =>
 export function inferGroups(model: RobotModel, originalName: (link: string) => string = (n) => n): InferredGroups {
   const notes: string[] = [];
   const chains: { segment: Segment; limb: string | null; hand: Segment[] | null }[] = [];
+  const byJoint = new Map(model.links.map((l) => [l.joint.name, l.joint]));
+  // A wheel: a short leaf chain of joints without position limits. Nothing to plan for an arm there.
+  const isWheel = (s: Segment): boolean =>
+    s.below.length === 0 && s.joints.length <= 2 && s.joints.every((j) => { const x = byJoint.get(j); return x?.type === 'revolute' && !Number.isFinite(x.lower) && !Number.isFinite(x.upper); });
   const visit = (s: Segment): void => {
     const hand = isHand(s) ? s.below : null;
-    if (s.joints.length > 0) chains.push({ segment: s, limb: limbName(s.joints), hand });
+    if (isWheel(s)) notes.push(`no group for ${s.tip}: a wheel (${s.joints.join(', ')} without position limits); its joints are in ${WHOLE_BODY_GROUP}`);
+    else if (s.joints.length > 0) chains.push({ segment: s, limb: limbName(s.joints), hand });
     if (!hand) s.below.forEach(visit);
   };
   segmentsOf(model).forEach(visit);
