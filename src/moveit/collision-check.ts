@@ -19,6 +19,9 @@ interface PreparedShape {
   representatives: Float64Array;
 }
 
+/** Metres; far above float32 rounding at robot sizes, far below any link. */
+const BOUNDS_PADDING = 1e-5;
+
 export interface PreparedLink {
   link: string;
   shapes: PreparedShape[];
@@ -74,6 +77,12 @@ function prepareShape(s: CollisionShape): PreparedShape {
       if (v < bounds[k]!) bounds[k] = v;
       if (v > bounds[k + 3]!) bounds[k + 3] = v;
     }
+  }
+  // The boxes only decide which pairs reach the exact test: padded beyond the float32 rounding of the
+  // BVH's vertices and of the transforms, so surfaces that touch exactly are still tested.
+  for (let k = 0; k < 3; k++) {
+    bounds[k] = bounds[k]! - BOUNDS_PADDING;
+    bounds[k + 3] = bounds[k + 3]! + BOUNDS_PADDING;
   }
   return {
     primitive: s.primitive,
