@@ -9,11 +9,13 @@
 //   reset           every joint back to 0
 //   q VALUE NAME    set a joint
 //   check           print "hit A B" for every colliding pair (A < B), then "end"
+//   time            print "time SECONDS": the time spent in the checks so far (kinematics + FCL), for bench/moveit.ts
 // At start it prints "link NAME" per link with geometry and "skip NAME WHY" per shape it cannot read.
 #include <fcl/fcl.h>
 #include <urdf_model/model.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -162,6 +164,7 @@ int main(int argc, char** argv) {
 
   std::map<std::string, double> q;
   double scale = 1;
+  double checkSeconds = 0;
   std::string line;
   while (std::getline(std::cin, line)) {
     std::istringstream in(line);
@@ -176,7 +179,11 @@ int main(int argc, char** argv) {
       std::string name;
       in >> v >> name;
       q[name] = v;
+    } else if (cmd == "time") {
+      std::cout << "time " << checkSeconds << std::endl;
     } else if (cmd == "check") {
+      const auto start = std::chrono::steady_clock::now();
+      std::vector<std::string> hits;
       // Forward kinematics: each link's pose in the root link, down the URDF's joints.
       std::map<std::string, fcl::Transform3d> world;
       std::vector<urdf::LinkConstSharedPtr> stack{model->getRoot()};
@@ -219,9 +226,11 @@ int main(int argc, char** argv) {
               hit = result.isCollision();
             }
           }
-          if (hit) std::cout << "hit " << links[a] << " " << links[b] << "\n";
+          if (hit) hits.push_back(links[a] + " " + links[b]);
         }
       }
+      checkSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      for (const auto& h : hits) std::cout << "hit " << h << "\n";
       std::cout << "end" << std::endl;
     }
   }

@@ -27,6 +27,8 @@ export interface FclRun {
   skipped: Map<string, string>;
   /** Per configuration: colliding pairs as "A\u0000B" with A < B. */
   hits: Set<string>[];
+  /** Seconds FCL (with the harness's kinematics) spent in the checks. */
+  seconds: number;
 }
 
 export const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
@@ -39,15 +41,17 @@ export function fclCollisions(urdfFile: string, configurations: readonly Readonl
     for (const [name, value] of q) script.push(`q ${value} ${name}`);
     script.push('check');
   }
+  script.push('time');
   const r = spawnSync(buildFclHarness(), [urdfFile], { input: `${script.join('\n')}\n`, encoding: 'utf8', timeout: 600_000, maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`fcl_collide failed (${r.status}): ${r.stderr.slice(-2000)}`);
-  const out: FclRun = { links: [], skipped: new Map(), hits: [] };
+  const out: FclRun = { links: [], skipped: new Map(), hits: [], seconds: NaN };
   let current = new Set<string>();
   for (const line of r.stdout.split('\n')) {
     const [head, a, ...rest] = line.split(' ');
     if (head === 'link') out.links.push(a!);
     else if (head === 'skip') out.skipped.set(a!, rest.join(' '));
     else if (head === 'hit') current.add(pairKey(a!, rest[0]!));
+    else if (head === 'time') out.seconds = Number(a);
     else if (head === 'end') {
       out.hits.push(current);
       current = new Set();
