@@ -31,8 +31,12 @@ function buildHarness(): string {
   return binary;
 }
 
-const work = mkdtempSync(join(tmpdir(), 'bb-moveit-srdfdom-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Made on first use: where srdfdom is absent every test is skipped and no hook would remove it.
+let scratch: string | undefined;
+const workDir = (): string => (scratch ??= mkdtempSync(join(tmpdir(), 'bb-moveit-srdfdom-')));
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
 
 const ROBOTS = [
   'choreonoid/share/model/PA10/PA10.body',
@@ -46,6 +50,7 @@ const ROBOTS = [
 describe.skipIf(!available)(`srdfdom loads every generated SRDF${reason ? ` — skipped: ${reason}` : ''}`, () => {
   it.each(ROBOTS)('%s', (file) => {
     const harness = buildHarness();
+    const work = workDir();
     const ros = applyRosConventions(loadRobotModel(join(corpusDir, file)));
     const name = file.split('/').pop()!.replace(/\W/g, '_');
     const urdfFile = join(work, `${name}.urdf`);

@@ -74,8 +74,10 @@ describe('URDF of a hand-built robot with every joint type, shape kind and devic
     expect(typeOf('tool')).toBe('fixed');
     expect(child(joints.get('track')!, 'axis')?.attributes.xyz).toBe('0 1 0');
     expect(child(joints.get('shoulder')!, 'limit')?.attributes).toEqual({ lower: '-1', upper: '1.5', effort: '30', velocity: '2' });
-    expect(child(joints.get('wheel_joint')!, 'limit')?.attributes).toEqual({ effort: '1000000', velocity: '1000000' });
-    expect(child(joints.get('free_slide')!, 'limit')?.attributes).toEqual({ lower: '-1000000', upper: '1000000', effort: '1000000', velocity: '1000000' });
+    // Unlimited velocity: half a turn per second (revolute) or a metre per second (prismatic), speeds MoveIt's
+    // time parametrisation can use; effort and an unlimited prismatic range stay 1e6.
+    expect(child(joints.get('wheel_joint')!, 'limit')?.attributes).toEqual({ effort: '1000000', velocity: String(Math.PI) });
+    expect(child(joints.get('free_slide')!, 'limit')?.attributes).toEqual({ lower: '-1000000', upper: '1000000', effort: '1000000', velocity: '1' });
     // Device, optical and scan frames hang from fixed joints.
     expect(typeOf('head_camera_joint')).toBe('fixed');
     expect(joints.get('head_camera_optical_frame_joint')?.children.find((c) => c.name === 'parent')?.attributes.link).toBe('head_camera');
