@@ -1,8 +1,8 @@
 // MoveIt's SRDF parser (srdfdom) on the generated configurations, where a ROS 2 build in /opt/ros2
 // provides it: every SRDF loads with no error and no warning, and srdfdom reads the groups, end
-// effectors, virtual joints and states we wrote. Without srdfdom the test is skipped, saying why.
+// effectors, virtual joints and states we wrote. Without srdfdom the tests are skipped, saying why.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,23 +12,28 @@ import { moveItConfig } from '../src/moveit/config.js';
 import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 
-const ROS = process.env.BODY_BRIDGE_ROS_PREFIX ?? '/opt/ros2/humble';
-const header = join(ROS, 'include/srdfdom/srdfdom/model.h');
-const library = join(ROS, 'lib/libsrdfdom.so');
-const available = existsSync(header) && existsSync(library);
-const reason = available ? '' : `srdfdom is not installed under ${ROS} (no ${existsSync(header) ? library : header}); build it from github.com/moveit/srdfdom into that prefix`;
+// Where srdfdom may be: a ROS 2 prefix (per-package include folders), or a standalone build of
+// github.com/moveit/srdfdom (ros2 branch) such as /opt/srdfdom, whose shim/ folder may supply <urdf/model.h>.
+const PREFIXES = process.env.BODY_BRIDGE_SRDFDOM_PREFIX ? [process.env.BODY_BRIDGE_SRDFDOM_PREFIX] : ['/opt/ros2/humble', '/opt/srdfdom'];
+const found = (prefix: string): boolean => existsSync(join(prefix, 'include/srdfdom/srdfdom/model.h')) && existsSync(join(prefix, 'lib/libsrdfdom.so'));
+const prefix = PREFIXES.find(found);
+const available = prefix !== undefined;
+const reason = available ? '' : `srdfdom (include/srdfdom/srdfdom/model.h, lib/libsrdfdom.so) is in none of ${PREFIXES.join(', ')}; build github.com/moveit/srdfdom (ros2 branch) into one`;
 
-function buildHarness(): string {
+let built: string | undefined;
+function buildHarness(root: string): string {
+  if (built) return built;
   const binary = join(projectRoot, 'build/srdf_check');
   mkdirSync(join(projectRoot, 'build'), { recursive: true });
-  const pc = spawnSync('pkg-config', ['--cflags', '--libs', 'urdfdom'], { encoding: 'utf8' });
+  const pc = spawnSync('pkg-config', ['--cflags', '--libs', 'urdfdom', 'tinyxml2', 'console_bridge'], { encoding: 'utf8' });
+  const includes = [join(root, 'shim'), ...readdirSync(join(root, 'include')).map((d) => join(root, 'include', d)), join(root, 'include')].filter((d) => existsSync(d));
   execFileSync(
     'g++',
-    ['-O1', '-o', binary, join(projectRoot, 'test/peers/srdf_check.cpp'), `-I${join(ROS, 'include/srdfdom')}`, `-I${join(ROS, 'include')}`,
-      `-L${join(ROS, 'lib')}`, `-Wl,-rpath,${join(ROS, 'lib')}`, '-lsrdfdom', '-ltinyxml2', ...pc.stdout.trim().split(/\s+/).filter(Boolean), '-std=c++17'],
+    ['-O1', '-o', binary, join(projectRoot, 'test/peers/srdf_check.cpp'), ...includes.map((d) => `-I${d}`), `-L${join(root, 'lib')}`,
+      `-Wl,-rpath,${join(root, 'lib')}`, '-lsrdfdom', ...pc.stdout.trim().split(/\s+/).filter(Boolean), '-std=c++17'],
     { stdio: 'pipe' },
   );
-  return binary;
+  return (built = binary);
 }
 
 // Made on first use: where srdfdom is absent every test is skipped and no hook would remove it.
@@ -45,11 +50,13 @@ const ROBOTS = [
   'choreonoid-legacy-wrl/share/model/SR1/SR1.wrl',
   'choreonoid/share/model/GR001/GR001.body',
   'choreonoid/share/model/Tank/SimpleTank.body',
+  'choreonoid/share/model/UniversalRobots/UR10-2F85.body',
+  'openhrp3/sample/model/RH2/RH2_WithArm_withoutSensor.wrl',
 ];
 
 describe.skipIf(!available)(`srdfdom loads every generated SRDF${reason ? ` — skipped: ${reason}` : ''}`, () => {
   it.each(ROBOTS)('%s', (file) => {
-    const harness = buildHarness();
+    const harness = buildHarness(prefix!);
     const work = workDir();
     const ros = applyRosConventions(loadRobotModel(join(corpusDir, file)));
     const name = file.split('/').pop()!.replace(/\W/g, '_');
@@ -65,5 +72,17 @@ describe.skipIf(!available)(`srdfdom loads every generated SRDF${reason ? ` — 
     expect(r.stdout).toContain(`end_effectors ${config.semantic.endEffectors.length}\n`);
     expect(r.stdout).toContain(`virtual_joints ${config.semantic.virtualJoints.length}\n`);
     expect(r.stdout).toContain(`states ${config.semantic.states.length}\n`);
+  });
+
+  it('and complains on stderr about an SRDF naming a link the URDF lacks (the check above can fail)', () => {
+    const harness = buildHarness(prefix!);
+    const work = workDir();
+    const ros = applyRosConventions(loadRobotModel(join(corpusDir, ROBOTS[0]!)));
+    const urdfFile = join(work, 'control.urdf');
+    writeUrdfSync(toUrdf(ros.model, { meshDir: join(work, 'meshes') }), urdfFile);
+    const srdfFile = join(work, 'control.srdf');
+    writeFileSync(srdfFile, moveItConfig(ros, { samples: 10 }).srdf.replace('tip_link="J7_link"', 'tip_link="J9_link"'));
+    const r = spawnSync(harness, [urdfFile, srdfFile], { encoding: 'utf8' });
+    expect(r.stderr).toContain("Link 'J9_link' declared as part of a chain in group 'arm' is not known to the URDF");
   });
 });
