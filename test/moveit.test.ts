@@ -107,6 +107,19 @@ describe('--groups file', () => {
     expect(config.semantic.groups.map((g) => g.name)).toEqual(['hand', 'whole_body', 'arm', 'wrist']);
     expect(config.semantic.groups.find((g) => g.name === 'arm')!.chain).toEqual({ base: 'l2', tip: 'l7' });
   });
+  it('replace: true keeps only the file\'s groups; a group reference that resolves nowhere is located', () => {
+    const ros = { model, renamed: new Map<string, string>(), rootInertiaLink: null };
+    const only = readGroupsFile('replace: true\ngroups:\n  - name: fingers\n    joints: [left_slide, right_slide]\n', 'g.yaml', model);
+    const config = moveItConfig(ros, { samples: 10, groups: { file: only, name: 'g.yaml' } });
+    expect(config.semantic.groups.map((g) => g.name)).toEqual(['fingers']);
+    expect(config.semantic.endEffectors).toEqual([]);
+    expect(config.semantic.states.map((s) => s.group)).toEqual(['fingers']);
+    const dangling = readGroupsFile('replace: true\ngroups:\n  - name: both\n    subgroups: [arm]\n', 'g.yaml', model);
+    expect(() => moveItConfig(ros, { samples: 10, groups: { file: dangling, name: 'g.yaml' } })).toThrow(
+      'g.yaml:4:17: error: no group "arm" (neither inferred nor in this file) (at groups[0].subgroups[0])',
+    );
+  });
+
   it.each([
     ['groups:\n  - name: arm\n    chain: {base: base, tip: nowhere}\n', 'g.yaml:3:30: error: no link "nowhere" in the URDF (at groups[0].chain.tip)'],
     ['groups:\n  - name: grip\n    joints: [left_slide, thumb]\n', 'g.yaml:3:26: error: no joint "thumb" in the URDF (at groups[0].joints[1])'],

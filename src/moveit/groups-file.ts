@@ -21,6 +21,8 @@ export interface GroupsFile {
   replace: boolean;
   groups: PlanningGroup[];
   endEffectors: EndEffector[];
+  /** Every group name the file refers to (subgroups, end effectors' groups), where, so a dangling one is reported there. */
+  groupReferences: { name: string; where: Diagnostic }[];
 }
 
 /** Parses and checks a groups file against the model as ROS sees it. Throws ModelLoadError (every problem, located). */
@@ -28,10 +30,15 @@ export function readGroupsFile(text: string, file: string, model: RobotModel): G
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const problems: Diagnostic[] = [];
+  const locate = (node: Node | null | undefined, path: string, message: string): Diagnostic => {
+    const { line, col } = lines.linePos(node?.range?.[0] ?? 0);
+    return { file, line, column: col, path, severity: 'error', message };
+  };
   const at = (node: Node | null | undefined, path: string, message: string): void => {
-    const offset = node?.range?.[0] ?? 0;
-    const { line, col } = lines.linePos(offset);
-    problems.push({ file, line, column: col, path, severity: 'error', message });
+    problems.push(locate(node, path, message));
+  };
+  const reference = (node: unknown, path: string, name: string): void => {
+    out.groupReferences.push({ name, where: locate(node as Node, path, `no group "${name}" (neither inferred nor in this file)`) });
   };
   for (const e of doc.errors) {
     const { line, col } = lines.linePos(e.pos[0]);
@@ -43,7 +50,7 @@ export function readGroupsFile(text: string, file: string, model: RobotModel): G
   const joints = new Set(model.links.filter((l) => l.parent !== null).map((l) => l.joint.name));
   const parentOf = new Map(model.links.map((l) => [l.name, l.parent]));
   const root = doc.contents;
-  const out: GroupsFile = { replace: false, groups: [], endEffectors: [] };
+  const out: GroupsFile = { replace: false, groups: [], endEffectors: [], groupReferences: [] };
   if (root === null) return out;
   if (!isMap(root)) {
     at(root, '', 'expected a mapping with groups and end_effectors');
@@ -93,6 +100,8 @@ export function readGroupsFile(text: string, file: string, model: RobotModel): G
         links: names(item.get('links', true), `${path}.links`, links, 'link'),
         subgroups: names(item.get('subgroups', true), `${path}.subgroups`, null, 'group'),
       };
+      const subgroups = item.get('subgroups', true);
+      if (isSeq(subgroups)) group.subgroups.forEach((n, k) => reference(subgroups.items[k], `${path}.subgroups[${k}]`, n));
       const chain = item.get('chain', true);
       if (chain !== undefined) {
         if (!isMap(chain)) at(chain as Node, `${path}.chain`, 'expected {base: LINK, tip: LINK}');
@@ -131,6 +140,8 @@ export function readGroupsFile(text: string, file: string, model: RobotModel): G
       if (parentLink !== null && !links.has(parentLink)) at(item.get('parent_link', true) as Node, `${path}.parent_link`, `no link "${parentLink}" in the URDF`);
       const pg = item.get('parent_group', true);
       const parentGroup = pg === undefined ? undefined : str(pg, `${path}.parent_group`);
+      if (group !== null) reference(item.get('group', true), `${path}.group`, group);
+      if (parentGroup) reference(pg, `${path}.parent_group`, parentGroup);
       if (name !== null && parentLink !== null && group !== null) {
         out.endEffectors.push({ name, parentLink, group, ...(parentGroup ? { parentGroup } : {}) });
       }
@@ -140,7 +151,7 @@ export function readGroupsFile(text: string, file: string, model: RobotModel): G
   return out;
 }
 
-/** Inferred groups with the file's applied: same-named groups and end effectors replaced, new ones added; then every reference checked. */
+/** Inferred groups with the file's applied: same-named groups and end effectors replaced, new ones added; then every group reference checked. */
 export function mergeGroups(inferred: InferredGroups, file: GroupsFile, fileName: string): InferredGroups {
   const userGroups = new Set(file.groups.map((g) => g.name));
   const userEes = new Set(file.endEffectors.map((e) => e.name));
@@ -151,15 +162,7 @@ export function mergeGroups(inferred: InferredGroups, file: GroupsFile, fileName
     ...(file.replace ? [] : inferred.endEffectors.filter((e) => !userEes.has(e.name) && names.has(e.group) && (!e.parentGroup || names.has(e.parentGroup)))),
     ...file.endEffectors,
   ];
-  const problems: Diagnostic[] = [];
-  const fail = (message: string): void => {
-    problems.push({ file: fileName, severity: 'error', message, line: 1, column: 1 });
-  };
-  for (const g of groups) for (const s of g.subgroups) if (!names.has(s)) fail(`group "${g.name}": no group "${s}" for its subgroup`);
-  for (const e of endEffectors) {
-    if (!names.has(e.group)) fail(`end effector "${e.name}": no group "${e.group}"`);
-    if (e.parentGroup && !names.has(e.parentGroup)) fail(`end effector "${e.name}": no parent group "${e.parentGroup}"`);
-  }
+  const problems = file.groupReferences.filter((r) => !names.has(r.name)).map((r) => r.where);
   if (problems.length > 0) throw new ModelLoadError(problems);
   return {
     groups,
