@@ -20,7 +20,7 @@ import { moveItConfig } from '../src/moveit/config.js';
 import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
 import { type FclRun, fclCollisions, pairKey } from './support/moveit-peers.js';
 import { corpusDir } from './support/oracle.js';
-import { child, childrenNamed, parseXml } from './support/urdf-peers.js';
+import { child, childrenNamed, kdlChains, parseXml } from './support/urdf-peers.js';
 
 const work = mkdtempSync(join(tmpdir(), 'bb-moveit-peers-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -151,5 +151,22 @@ describe.each(ROBOTS)('%s against FCL', (file) => {
     const withGeometry = new Set(childrenNamed(urdf, 'link').filter((l) => childrenNamed(l, 'collision').length > 0).map((l) => l.attributes.name!));
     for (const [c, p] of parentOf) if (withGeometry.has(c) && withGeometry.has(p)) expect(disabled.has(pairKey(c, p)), `${p} | ${c}`).toBe(true);
     writeFileSync(join(work, `${srdf.attributes.name}.srdf`), config.srdf);
+  });
+
+  it('every chain group is a KDL chain (Tree::getChain on the URDF) with the joints the group means', () => {
+    const { ros, urdfFile } = get();
+    const config = configOf();
+    const chains = config.semantic.groups.filter((g) => g.chain);
+    expect(chains.length).toBeGreaterThan(0);
+    const kdl = kdlChains(urdfFile, chains.map((g) => g.chain!));
+    chains.forEach((g, i) => {
+      // The group's joints, walked up the model from tip to base.
+      const byName = new Map(ros.model.links.map((l) => [l.name, l]));
+      const mine: string[] = [];
+      for (let l = byName.get(g.chain!.tip); l && l.name !== g.chain!.base; l = byName.get(l.parent!)) {
+        if (l.joint.type === 'revolute' || l.joint.type === 'prismatic') mine.unshift(l.joint.name);
+      }
+      expect({ group: g.name, joints: kdl[i] }).toEqual({ group: g.name, joints: mine });
+    });
   });
 });

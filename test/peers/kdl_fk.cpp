@@ -6,7 +6,10 @@
 //   reset                all joint positions back to 0
 //   fk                   print "x y z r00 r01 r02 r10 r11 r12 r20 r21 r22 SEGMENT" per segment, then "end"
 //   joints               print "TYPE JOINT_NAME" for every segment's joint, then "end"
+//   chain BASE TIP       Tree::getChain(BASE, TIP) as MoveIt's KDL solver builds it: "chain N" (N moving joints)
+//                        and "joint NAME" per moving joint, or "nochain"; then "end"
 // Exits 2 when kdl_parser rejects the file.
+#include <kdl/chain.hpp>
 #include <kdl/frames.hpp>
 #include <kdl/segment.hpp>
 #include <kdl/tree.hpp>
@@ -76,6 +79,19 @@ int main(int argc, char** argv) {
       q.clear();
     } else if (line == "fk") {
       walk(root, KDL::Frame::Identity(), q);
+      std::printf("end\n");
+    } else if (line.rfind("chain ", 0) == 0) {
+      std::istringstream in(line.substr(6));
+      std::string base, tip;
+      in >> base >> tip;
+      KDL::Chain chain;
+      if (tree.getChain(base, tip, chain)) {
+        std::printf("chain %u\n", chain.getNrOfJoints());
+        for (const auto& segment : chain.segments)
+          if (segment.getJoint().getType() != KDL::Joint::None) std::printf("joint %s\n", segment.getJoint().getName().c_str());
+      } else {
+        std::printf("nochain\n");
+      }
       std::printf("end\n");
     } else if (line == "joints") {
       for (const auto& entry : tree.getSegments()) {

@@ -85,6 +85,21 @@ export function kdlJoints(urdfFile: string): Map<string, string> {
   return out;
 }
 
+/** KDL's chain from base to tip (Tree::getChain, what MoveIt's KDL plugin solves): its moving joints, or null when there is none. */
+export function kdlChains(urdfFile: string, chains: readonly { base: string; tip: string }[]): (string[] | null)[] {
+  const r = spawnSync(buildKdlHarness(), [urdfFile], { input: chains.map((c) => `chain ${c.base} ${c.tip}\n`).join(''), encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`kdl_fk failed (${r.status}): ${r.stderr}`);
+  const out: (string[] | null)[] = [];
+  let current: string[] | null = null;
+  for (const line of r.stdout.split('\n')) {
+    if (line.startsWith('chain ')) current = [];
+    else if (line === 'nochain') current = null;
+    else if (line.startsWith('joint ')) current?.push(line.slice(6));
+    else if (line === 'end') out.push(current);
+  }
+  return out;
+}
+
 /** `assimp info FILE`: opens the file with assimp's importer; returns its text output. */
 export function assimpInfo(file: string): { ok: boolean; output: string } {
   const r = spawnSync('assimp', ['info', file], { encoding: 'utf8', timeout: 120_000 });
