@@ -251,6 +251,12 @@ describe('body-bridge moveit', () => {
     expect(c.moveit_simple_controller_manager.hand_controller!.joints).toEqual(['HAND_L', 'HAND_R']);
   });
 
+  it('a robot name that is not a file name is made one; the SRDF keeps the name', () => {
+    const config = moveItConfig(applyRosConventions(robot(arm(3, false).links, '../up/and away')), { samples: 10 });
+    expect(config.files[0]!.name).toBe('__up_and_away.srdf');
+    expect(config.srdf).toContain('<robot name="../up/and away">');
+  });
+
   it.each([
     [['--samples', 'many'], 2, '--samples many'],
     [['--seed=-1'], 2, '--seed -1'],

@@ -144,6 +144,8 @@ export function inferGroups(model: RobotModel, originalName: (link: string) => s
   if (moving.length > 0) {
     groups.push({ name: WHOLE_BODY_GROUP, joints: moving, links: [], subgroups: [] });
     notes.push(`group ${WHOLE_BODY_GROUP}: all ${moving.length} moving joints`);
+  } else {
+    notes.push('no planning groups: the model has no moving joints');
   }
   return { groups, endEffectors, notes };
 }
