@@ -4,7 +4,7 @@
 //
 // usage: node --expose-gc memory-child.js MODEL_FILE MESSAGES MESH_DIR   → one JSON object on stdout
 import { movingJointNames, jointPositions } from './tf.js';
-import type { JointState } from '../src/ros/messages.js';
+import type { JointState } from '../src/messages/messages.js';
 import { resolveSubjects } from './subjects.js';
 import { writeJointState } from '../src/cdr/joint-state.js';
 import { stampBytes } from './cdr-stamp.js';

@@ -9,7 +9,7 @@ import { writeImu } from '../src/cdr/imu.js';
 import { writeLaserScan } from '../src/cdr/laser-scan.js';
 import { writePointCloud2 } from '../src/cdr/point-cloud2.js';
 import { writeWrenchStamped } from '../src/cdr/wrench-stamped.js';
-import { type Image, MessageType, type PointCloud2 } from '../src/ros/messages.js';
+import { type Image, MessageType, type PointCloud2 } from '../src/messages/messages.js';
 import { chainModel } from './chain.js';
 import type { Resolved } from './subjects.js';
 import { reasonOf, unavailable } from './subjects.js';
@@ -154,12 +154,12 @@ export interface NamedWork {
 }
 
 export async function sensorWorks(): Promise<NamedWork[]> {
-  let relay: { bridge: typeof import('../src/devices/bridge.js'); frames: typeof import('../src/devices/frames.js'); mem: typeof import('../src/ros/memory-transport.js') } | undefined;
+  let relay: { bridge: typeof import('../src/ros/device-relay.js'); frames: typeof import('../src/kinematics/device-frames.js'); mem: typeof import('../src/ros/memory-transport.js') } | undefined;
   let failure = '';
   try {
     relay = {
-      bridge: await import('../src/devices/bridge.js'),
-      frames: await import('../src/devices/frames.js'),
+      bridge: await import('../src/ros/device-relay.js'),
+      frames: await import('../src/kinematics/device-frames.js'),
       mem: await import('../src/ros/memory-transport.js'),
     };
   } catch (error) {

@@ -1,7 +1,7 @@
 // The code under measurement, resolved at run time: the bench must still run, and say why, when a
 // piece of body_bridge is missing or broken (that measurement then reports "not available: <reason>").
 import type { RobotModel } from '../src/model/types.js';
-import type { TFMessage, Time } from '../src/ros/messages.js';
+import type { TFMessage, Time } from '../src/messages/messages.js';
 import type { TfDriver } from './tf.js';
 
 export type Resolved<T> = { ok: true; value: T } | { ok: false; reason: string };

@@ -11,7 +11,7 @@ import { readLaserScan, writeLaserScan } from '../src/cdr/laser-scan.js';
 import { readPointCloud2, writePointCloud2 } from '../src/cdr/point-cloud2.js';
 import { readTfMessage, tfMessageWriter, writeTfMessage } from '../src/cdr/tf-message.js';
 import { readWrenchStamped, writeWrenchStamped } from '../src/cdr/wrench-stamped.js';
-import type { CameraInfo, Image, Imu, JointState, LaserScan, PointCloud2, TFMessage, WrenchStamped } from '../src/ros/messages.js';
+import type { CameraInfo, Image, Imu, JointState, LaserScan, PointCloud2, TFMessage, WrenchStamped } from '../src/messages/messages.js';
 import { asciiOnly, peerDecode, peerEncode, plain } from './support/cdr-peer.js';
 
 const NON_ASCII = 'カメラ_é_😀';

@@ -5,12 +5,12 @@
 // kN, accelerations divided by 10. Outputs are checked field by field, geometrically through TF, and
 // every published message against the ROS 2 definitions.
 import { describe, expect, it } from 'vitest';
-import { defaultDeviceBridgeParams, type DeviceBridgeParams, startDeviceBridge } from '../src/devices/bridge.js';
-import { deviceFrames } from '../src/devices/frames.js';
+import { defaultDeviceBridgeParams, type DeviceBridgeParams, startDeviceBridge } from '../src/ros/device-relay.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { frameTree, framePoses } from '../src/kinematics/frames.js';
 import { axisAngle, diag, mulMat, mulVec } from '../src/model/math.js';
 import type { Device, Mat3, RangeCameraParams, RangeSensorParams, RobotModel, Vec3 } from '../src/model/types.js';
-import { type CameraInfo, type Image, type Imu, type LaserScan, MessageType, type PointCloud2, type Time, type WrenchStamped } from '../src/ros/messages.js';
+import { type CameraInfo, type Image, type Imu, type LaserScan, MessageType, type PointCloud2, type Time, type WrenchStamped } from '../src/messages/messages.js';
 import { createMemoryTransport, type MemoryTransport } from '../src/ros/memory-transport.js';
 import { peerCodec, peerEncode } from './support/cdr-peer.js';
 import { checkMessage } from './support/msgcheck.js';

@@ -6,7 +6,7 @@ import { imuMessage, wrenchMessage } from '../src/devices/inertial.js';
 import { depthImage, depthToPointCloud } from '../src/devices/pointcloud.js';
 import { laserScan, rangeScanToPointCloud } from '../src/devices/scan.js';
 import type { CameraParams, RangeSensorParams } from '../src/model/types.js';
-import type { PointCloud2 } from '../src/ros/messages.js';
+import type { PointCloud2 } from '../src/messages/messages.js';
 import { checkMessage } from './support/msgcheck.js';
 
 const header = { stamp: { sec: 7, nanosec: 8 }, frame_id: 'cam_optical_frame' };

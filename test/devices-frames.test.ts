@@ -5,7 +5,7 @@
 // render frame (yaw counter-clockwise seen from above, first sample at min_yaw_angle) — and never
 // from src/devices/frames.ts, whose frames are reached only through TF (framePoses).
 import { describe, expect, it } from 'vitest';
-import { deviceFrames } from '../src/devices/frames.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { rangeScanToPointCloud, laserScan } from '../src/devices/scan.js';
 import { frameTree, framePoses } from '../src/kinematics/frames.js';
 import { axisAngle, composePose, diag, invertPose, mulMat, mulVec, transformPoint, poseToAffine } from '../src/model/math.js';

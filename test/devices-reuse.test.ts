@@ -3,12 +3,12 @@
 // transport keeps a copy), so reuse is never visible in what was published. The relayed content itself is
 // checked against Choreonoid in devices-bridge.test.ts.
 import { describe, expect, it } from 'vitest';
-import { defaultDeviceBridgeParams, startDeviceBridge } from '../src/devices/bridge.js';
+import { defaultDeviceBridgeParams, startDeviceBridge } from '../src/ros/device-relay.js';
 import { cameraIntrinsics } from '../src/devices/camera-info.js';
-import { deviceFrames } from '../src/devices/frames.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { cloudLayout, rangeCameraFromCloud } from '../src/devices/pointcloud.js';
 import type { Device, RobotModel } from '../src/model/types.js';
-import type { Image, PointCloud2 } from '../src/ros/messages.js';
+import type { Image, PointCloud2 } from '../src/messages/messages.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
 import { peerCodec } from './support/cdr-peer.js';
 import { modelFromOracle, oracleEntry } from './support/oracle-devices.js';

@@ -9,7 +9,7 @@ import { jointPose } from '../src/kinematics/forward.js';
 import { failAt } from '../src/model/errors.js';
 import type { RobotModel } from '../src/model/types.js';
 import { fileSignature } from '../src/ros/dry-run.js';
-import { MessageType, type JointState, type StringMsg, type TFMessage } from '../src/ros/messages.js';
+import { MessageType, type JointState, type StringMsg, type TFMessage } from '../src/messages/messages.js';
 import { paramSpecs, validateParam } from '../src/ros/params.js';
 import { qosMismatch } from '../src/ros/qos.js';
 import type { QoS } from '../src/ros/transport.js';

@@ -3,7 +3,7 @@
 import { startBridge, type Bridge, type BridgeDeps } from '../src/ros/bridge.js';
 import { createMemoryTransport, type MemoryTransport } from '../src/ros/memory-transport.js';
 import { peerCodec } from './support/cdr-peer.js';
-import type { JointState, Time, TFMessage, TransformStamped } from '../src/ros/messages.js';
+import type { JointState, Time, TFMessage, TransformStamped } from '../src/messages/messages.js';
 import type { BridgeParams } from '../src/ros/params.js';
 import { matrixFromQuaternion } from '../src/model/math.js';
 import type { Mat3, Pose, RobotModel, Vec3 } from '../src/model/types.js';

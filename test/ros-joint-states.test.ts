@@ -2,7 +2,7 @@
 // the node logs a bounded amount, keeps bounded state, and /tf keeps following good messages.
 import { describe, expect, it } from 'vitest';
 import { createWarningThrottle, handleJointState, invalidStamp, newThrottleState } from '../src/ros/joint-states.js';
-import type { TFMessage } from '../src/ros/messages.js';
+import type { TFMessage } from '../src/messages/messages.js';
 import { sampleRobot } from './support/urdf-models.js';
 import { at, jointState, rig } from './ros-helpers.js';
 

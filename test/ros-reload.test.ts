@@ -11,7 +11,7 @@ import { describeModel } from '../src/ros/description.js';
 import { fileSignature } from '../src/ros/dry-run.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
 import { peerCodec } from './support/cdr-peer.js';
-import type { StringMsg, TFMessage } from '../src/ros/messages.js';
+import type { StringMsg, TFMessage } from '../src/messages/messages.js';
 import { defaultParams } from '../src/ros/params.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { toUrdf } from '../src/urdf/index.js';

@@ -2,7 +2,7 @@
 // preallocated ArrayBuffer through Float32Array / Uint32Array views: no per-point objects, so a
 // 640×480 frame costs a few passes over memory, not 300k allocations.
 import { Buffer } from 'node:buffer';
-import type { Header, Image, PointCloud2, PointField } from '../ros/messages.js';
+import type { Header, Image, PointCloud2, PointField } from '../messages/messages.js';
 import type { Mat3 } from '../model/types.js';
 import type { Intrinsics } from './camera-info.js';
 

@@ -3,7 +3,7 @@
 // yaw = min_yaw_angle + (i mod n_yaw)·yaw_step, pitch = min_pitch_angle + ⌊i / n_yaw⌋·pitch_step, with
 // yaw counter-clockwise about the sensor's up axis. In the scan frame that direction is
 // (cos p·cos y, cos p·sin y, sin p), so LaserScan angles are Choreonoid's yaw angles unchanged.
-import type { Header, LaserScan, PointCloud2 } from '../ros/messages.js';
+import type { Header, LaserScan, PointCloud2 } from '../messages/messages.js';
 import type { RangeSensorParams } from '../model/types.js';
 import { HOST_IS_BIG_ENDIAN, uninitializedBuffer, XYZ_FIELDS } from './pointcloud.js';
 

@@ -1,9 +1,9 @@
 // Which standard topics each device gets, with message types and the frame their data is expressed
 // in. One table shared by the bridge (what it advertises), `body-bridge info --json` and the docs,
 // so the names a user sees listed are the names the node publishes.
-import { MessageType, type MessageTypeName } from '../ros/messages.js';
+import { MessageType, type MessageTypeName } from '../messages/messages.js';
 import type { Device, DeviceType, RangeSensorParams, RobotModel } from '../model/types.js';
-import type { DeviceFrames } from './frames.js';
+import type { DeviceFrames } from '../kinematics/device-frames.js';
 
 /** What a topic carries, independent of its name. */
 export type TopicRole =

@@ -161,8 +161,6 @@ export type ImageType = 'COLOR_IMAGE' | 'GRAYSCALE_IMAGE' | 'NO_IMAGE';
 /** Choreonoid's `format` key of a Camera node, which decides Camera vs RangeCamera. */
 export type CameraFormat = 'COLOR' | 'DEPTH' | 'COLOR_DEPTH' | 'POINT_CLOUD' | 'COLOR_POINT_CLOUD' | 'NONE';
 
-export type OpticalFrame = 'gl' | 'cv' | 'robotics';
-
 interface VisionSensorParams {
   frame_rate: number;
   on: boolean;

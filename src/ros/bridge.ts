@@ -1,8 +1,8 @@
 // The node's behaviour over a Transport, with no rclnodejs in sight: robot_description, /tf and
 // /tf_static as robot_state_publisher publishes them, joint_states in (and out, for a first look),
 // parameters with validation, and hot reload that never drops the last good model.
-import { type DeviceBridgeContext, type DeviceBridgeParams, startDeviceBridge } from '../devices/bridge.js';
-import { type DeviceFrames, deviceFrames } from '../devices/frames.js';
+import { type DeviceBridgeContext, type DeviceBridgeParams, startDeviceBridge } from './device-relay.js';
+import { type DeviceFrames, deviceFrames } from '../kinematics/device-frames.js';
 import { type Frame, frameTree } from '../kinematics/frames.js';
 import { jointStateReader, writeJointState } from '../cdr/joint-state.js';
 import { tfMessageWriter } from '../cdr/tf-message.js';
@@ -18,7 +18,7 @@ import {
   stampNs,
   type ThrottleState,
 } from './joint-states.js';
-import { type JointState, MessageType, type StringMsg, type Time } from './messages.js';
+import { type JointState, MessageType, type StringMsg, type Time } from '../messages/messages.js';
 import { type BridgeParams, coerceParam, conventionsOfParams, defaultParams, parseJointAssignment, validateChanges } from './params.js';
 import { compileMovingFrames, type MovingFrames, movingFramesByJoint, movingTransforms, staticTransforms, worldLink } from './tf.js';
 import { latchedQoS, type Publisher, type RawPublisher, sensorDataQoS, tfQoS, type Transport } from './transport.js';

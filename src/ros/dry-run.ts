@@ -7,7 +7,7 @@ import { loadRobotModel } from '../load.js';
 import { type Bridge, startBridge, Topics } from './bridge.js';
 import { describeModel } from './description.js';
 import { createMemoryTransport, type MemoryTransport } from './memory-transport.js';
-import type { StringMsg, TFMessage } from './messages.js';
+import type { StringMsg, TFMessage } from '../messages/messages.js';
 import type { BridgeParams } from './params.js';
 import type { QoS } from './transport.js';
 

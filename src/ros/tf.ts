@@ -5,7 +5,7 @@ import { type Frame, localPose } from '../kinematics/frames.js';
 import { type JointPositions, jointPose } from '../kinematics/forward.js';
 import { quaternionFromMatrix } from '../model/math.js';
 import type { Pose, RobotModel } from '../model/types.js';
-import type { Quaternion, Time, Transform, TransformStamped, Vector3 } from './messages.js';
+import type { Quaternion, Time, Transform, TransformStamped, Vector3 } from '../messages/messages.js';
 
 export function poseToTransform(pose: Pose): Transform {
   const [x, y, z] = pose.translation;

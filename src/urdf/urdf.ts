@@ -4,7 +4,8 @@
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { type Frame, frameTree } from '../kinematics/frames.js';
 import type { Diagnostic, Joint, Link, Material, Pose, RobotModel, Shape, SourceLocation } from '../model/types.js';
-import { type MeshFile, type MeshFormat, type GeometryContext, shapeGeometry } from './geometry.js';
+import { type MeshFormat, type GeometryContext, shapeGeometry } from './geometry.js';
+import type { MeshFile } from './mesh-file.js';
 import { num, originElement, vec, xyzElement } from './format.js';
 import { type MeshUriStyle, fileUri, packageRoots, packageUri } from './uris.js';
 import { type XmlElement, type XmlNode, el, hasInvalidXmlChars, serialize } from './xml.js';
@@ -48,7 +49,7 @@ export interface UrdfResult {
   meshDir: string;
 }
 
-export type { MeshFile } from './geometry.js';
+export type { MeshFile } from './mesh-file.js';
 
 /** Namespace of the extension elements that keep what URDF has no element for. */
 export const EXTENSION_NAMESPACE = 'urn:body-bridge:urdf-extension:1';

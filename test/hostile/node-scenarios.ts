@@ -13,7 +13,7 @@ import { describeModel } from '../../src/ros/description.js';
 import { fileSignature } from '../../src/ros/dry-run.js';
 import { createMemoryTransport, type MemoryTransport } from '../../src/ros/memory-transport.js';
 import { peerCodec, peerEncode } from '../support/cdr-peer.js';
-import { type JointState, MessageType, type StringMsg, type TFMessage, type Time } from '../../src/ros/messages.js';
+import { type JointState, MessageType, type StringMsg, type TFMessage, type Time } from '../../src/messages/messages.js';
 import type { BridgeParams } from '../../src/ros/params.js';
 
 type Report = Record<string, unknown>;

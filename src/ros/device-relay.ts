@@ -11,15 +11,15 @@ import { readPointCloud2, writePointCloud2 } from '../cdr/point-cloud2.js';
 import { readWrenchStamped, writeWrenchStamped } from '../cdr/wrench-stamped.js';
 import { transpose } from '../model/math.js';
 import type { CameraParams, Device, RangeCameraParams, RangeSensorParams, RobotModel } from '../model/types.js';
-import { type Header, type Image, MessageType, type Time } from '../ros/messages.js';
-import { type RawPublisher, sensorDataQoS, type Transport } from '../ros/transport.js';
-import { cameraInfo, cameraIntrinsics } from './camera-info.js';
-import type { DeviceFrames } from './frames.js';
-import { type ImuDeviceType, imuMessage, scaleVector, wrenchMessage } from './inertial.js';
-import { cloudLayout, depthImage, rangeCameraFromCloud, rotateCloud } from './pointcloud.js';
-import { laserScan } from './scan.js';
-import { type DeviceTopicSet, deviceTopics, isPlanarScan, prefixed, type TopicRole } from './topics.js';
-import { defaultInputNamespace, UPSTREAM_SCALE, upstreamBase, upstreamTopics } from './upstream.js';
+import { type Header, type Image, MessageType, type Time } from '../messages/messages.js';
+import { type RawPublisher, sensorDataQoS, type Transport } from './transport.js';
+import { cameraInfo, cameraIntrinsics } from '../devices/camera-info.js';
+import type { DeviceFrames } from '../kinematics/device-frames.js';
+import { type ImuDeviceType, imuMessage, scaleVector, wrenchMessage } from '../devices/inertial.js';
+import { cloudLayout, depthImage, rangeCameraFromCloud, rotateCloud } from '../devices/pointcloud.js';
+import { laserScan } from '../devices/scan.js';
+import { type DeviceTopicSet, deviceTopics, isPlanarScan, prefixed, type TopicRole } from '../devices/topics.js';
+import { defaultInputNamespace, UPSTREAM_SCALE, upstreamBase, upstreamTopics } from '../devices/upstream.js';
 
 export interface DeviceBridgeParams {
   /**
