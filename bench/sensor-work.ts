@@ -1,5 +1,5 @@
 // The device relay's real work, as the node runs it: the CDR bytes of a choreonoid_ros message in,
-// the CDR bytes of every message the relay publishes for it out, through startDeviceBridge on the
+// the CDR bytes of every message the relay publishes for it out, through startDeviceRelay on the
 // in-memory transport. Frames carry realistic content (a tilted plane with a few invalid pixels /
 // no-return beams) so that both the valid and the invalid branch of every conversion run.
 import { identityPose } from '../src/model/math.js';
@@ -175,12 +175,12 @@ export async function sensorWorks(): Promise<NamedWork[]> {
     const model = bodyWith(device);
     // The publications are only counted: no copy of each on the way (rclnodejs hands them to DDS).
     const transport = relay.mem.createMemoryTransport({ copyRaw: false });
-    relay.bridge.startDeviceBridge({
+    relay.bridge.startDeviceRelay({
       model,
       frames: relay.frames.deviceFrames(model),
       transport,
       framePrefix: '',
-      params: { ...relay.bridge.defaultDeviceBridgeParams, cameraInfoWithoutImages: false },
+      params: { ...relay.bridge.defaultRelayParams, cameraInfoWithoutImages: false },
     });
     const topic = transport.topics().find((t) => t.direction === 'subscribe' && t.type === inputType);
     if (!topic) return { name, work: unavailable(`the device relay subscribes to no ${inputType} for a ${device.type}`) };

@@ -96,7 +96,15 @@ describe('names a viewer can index', () => {
 
   test('uniqueNamer: the name itself when free, then _2, _3, never one already taken', () => {
     const name = uniqueNamer(['a', 'a_3']);
-    expect(['b', 'a', 'a', 'a', 'b'].map(name)).toEqual(['b', 'a_2', 'a_4', 'a_5', 'b_2']);
+    expect(['b', 'a', 'a', 'a', 'b'].map((n) => name(n))).toEqual(['b', 'a_2', 'a_4', 'a_5', 'b_2']);
+  });
+
+  test('uniqueNamer with derived names: a name is free only when the names made from it are free too', () => {
+    const name = uniqueNamer(['cam_optical_frame', 'cam_2']);
+    const optical = (f: string): string[] => [`${f}_optical_frame`];
+    expect(name('cam', optical)).toBe('cam_3');
+    expect(name('cam_3_optical_frame')).toBe('cam_3_optical_frame');
+    expect(name('cam', optical)).toBe('cam_4');
   });
 });
 

@@ -3,7 +3,7 @@
 // with +Y up (x right); R_optical is I (gl), diag(1,−1,−1) (cv), [[0,0,−1],[−1,0,0],[0,1,0]]
 // (robotics); a RangeSensor sample at (yaw, pitch) looks along Ry(yaw)·Rx(pitch)·(0,0,−1) in that
 // render frame (yaw counter-clockwise seen from above, first sample at min_yaw_angle) — and never
-// from src/devices/frames.ts, whose frames are reached only through TF (framePoses).
+// from src/kinematics/device-frames.ts, whose frames are reached only through TF (framePoses).
 import { describe, expect, it } from 'vitest';
 import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { rangeScanToPointCloud, laserScan } from '../src/devices/scan.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRobotModel } from '../src/load.js';
-import { startBridge } from '../src/ros/bridge.js';
+import { startRobotPublisher } from '../src/ros/robot-publisher.js';
 import { describeModel } from '../src/ros/description.js';
 import { fileSignature } from '../src/ros/dry-run.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
@@ -53,7 +53,7 @@ describe('hot reload of a .body file', () => {
     const meshDir = join(scratch, 'meshes');
     write(file, body());
     const transport = createMemoryTransport({ codec: peerCodec });
-    const bridge = startBridge(
+    const bridge = startRobotPublisher(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { body_file: file, mesh_dir: meshDir, publish_joint_states: false, watch_period: 0.5 },
     );
@@ -101,7 +101,7 @@ describe('hot reload of a .body file', () => {
     const file = join(scratch, 'gone.body');
     write(file, body());
     const transport = createMemoryTransport({ codec: peerCodec });
-    const bridge = startBridge(
+    const bridge = startRobotPublisher(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { ...defaultParams(), body_file: file, mesh_dir: join(scratch, 'meshes2'), publish_joint_states: false },
     );
@@ -122,7 +122,7 @@ describe('the file watch runs on wall time', () => {
     const file = join(scratch, 'paused.body');
     write(file, body());
     const transport = createMemoryTransport({ codec: peerCodec });
-    const bridge = startBridge(
+    const bridge = startRobotPublisher(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { ...defaultParams(), body_file: file, mesh_dir: join(scratch, 'meshes-paused'), watch_period: 1 },
     );
@@ -148,7 +148,7 @@ describe('the file watch runs on wall time', () => {
 describe('a mesh directory that cannot be written', () => {
   const start = (file: string, meshDir: string) => {
     const transport = createMemoryTransport({ codec: peerCodec });
-    const bridge = startBridge(
+    const bridge = startRobotPublisher(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { ...defaultParams(), body_file: file, mesh_dir: meshDir, publish_joint_states: false, watch_body_file: false },
     );

@@ -183,7 +183,7 @@ export interface RangeCameraOutput {
 
 /**
  * A RangeCamera cloud as choreonoid_ros publishes it (points already in the REP-103 optical frame,
- * see bridge.ts) → a standard cloud plus the depth image. When the cloud has exactly width×height
+ * see ros/device-relay.ts) → a standard cloud plus the depth image. When the cloud has exactly width×height
  * points it is Choreonoid's organized cloud (row-major from the top-left pixel, invalid pixels
  * carrying infinite coordinates; GLRangeCameraSimulator::doStoreScreenImage), even if upstream
  * flattened it to one row: the output is organized again and depth is the z of each point.

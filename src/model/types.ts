@@ -237,7 +237,7 @@ export interface LightParams {
 }
 
 interface DeviceCommon {
-  /** As given; may be empty (Choreonoid allows nameless devices). Frame names come from devices/frames. */
+  /** As given; may be empty (Choreonoid allows nameless devices). Frame names come from kinematics/device-frames. */
   name: string;
   /** `id`; null when none is given (Choreonoid's −1). */
   id: number | null;

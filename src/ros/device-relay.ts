@@ -21,7 +21,7 @@ import { laserScan } from '../devices/scan.js';
 import { type DeviceTopicSet, deviceTopics, isPlanarScan, prefixed, type TopicRole } from '../devices/topics.js';
 import { defaultInputNamespace, UPSTREAM_SCALE, upstreamBase, upstreamTopics } from '../devices/upstream.js';
 
-export interface DeviceBridgeParams {
+export interface RelayParams {
   /**
    * Namespace choreonoid_ros publishes the body's devices under (its BodyROS2Item node's name).
    * Empty: `/<body name>` with '-' → '_', which is what BodyROS2Item uses for a BodyItem that keeps
@@ -44,19 +44,19 @@ export interface DeviceBridgeParams {
   cameraInfoWithoutImages: boolean;
 }
 
-export const defaultDeviceBridgeParams: DeviceBridgeParams = {
+export const defaultRelayParams: RelayParams = {
   inputNamespace: '',
   inputTopics: {},
   undoUpstreamScaling: true,
   cameraInfoWithoutImages: true,
 };
 
-export interface DeviceBridgeContext {
+export interface RelayContext {
   model: RobotModel;
   frames: DeviceFrames[];
   transport: Transport;
   framePrefix: string;
-  params: DeviceBridgeParams;
+  params: RelayParams;
 }
 
 /** Encodings choreonoid_ros writes (rgb8 / mono8 by channel count) plus other plain 8-bit ones. */
@@ -77,7 +77,7 @@ function reusing<T>(write: (m: T, into?: Uint8Array) => Uint8Array): (m: T) => U
 interface Relay {
   transport: Transport;
   framePrefix: string;
-  params: DeviceBridgeParams;
+  params: RelayParams;
   stops: (() => void)[];
   /** Warns once per key, so a stream of bad messages does not flood the log. */
   warnOnce: (key: string, message: string) => void;
@@ -280,9 +280,9 @@ function startForceSensor(relay: Relay, set: DeviceTopicSet, pubs: Publishers, i
  * Advertises every device topic of the model and relays choreonoid_ros's data onto them. Returns
  * the function that ends every subscription and timer (the node calls it before a reload).
  */
-export function startDeviceBridge(ctx: DeviceBridgeContext): () => void {
+export function startDeviceRelay(ctx: RelayContext): () => void {
   const { model, frames, transport } = ctx;
-  const params: DeviceBridgeParams = { ...defaultDeviceBridgeParams, ...ctx.params };
+  const params: RelayParams = { ...defaultRelayParams, ...ctx.params };
   const warned = new Set<string>();
   const relay: Relay = {
     transport,

@@ -121,12 +121,10 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
   };
 
   // URDF joint names must be unique; Choreonoid's usually are, generated ones must not collide.
-  const jointNames = new Set<string>();
+  const jointName = uniqueNamer();
   const claimJoint = (wanted: string, fromModel = false, where?: SourceLocation): string => {
-    let name = wanted;
-    for (let k = 2; jointNames.has(name); k++) name = `${wanted}_${k}`;
+    const name = jointName(wanted);
     if (name !== wanted && fromModel) warn(`joint name "${wanted}" is used twice; the second one is written as "${name}"`, where);
-    jointNames.add(name);
     return name;
   };
 
