@@ -1,4 +1,4 @@
-// `npm run bench`: every measurement of issue 7 in one run, each next to its peer or physical limit
+// `npm run bench`: every measurement in one run, each next to its peer or physical limit
 // measured in the same run. Writes bench/results/latest.json and latest.md (or --out DIR); with
 // --publish also BENCHMARKS.md and BENCHMARKS.json at the project root.
 //

@@ -1,4 +1,4 @@
-// joint_states from a hostile or broken publisher (issue 8 findings against src/ros): whatever arrives,
+// joint_states from a hostile or broken publisher (hostile findings against src/ros): whatever arrives,
 // the node logs a bounded amount, keeps bounded state, and /tf keeps following good messages.
 import { describe, expect, it } from 'vitest';
 import { createWarningThrottle, handleJointState, invalidStamp, newThrottleState } from '../src/ros/joint-states.js';

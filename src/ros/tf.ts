@@ -120,7 +120,7 @@ export interface MovingFrames {
 }
 
 // A unit axis within this of length 1 makes AngleAxis a rotation to the last bits; any other (a VRML
-// jointAxis taken as written, say) goes through the matrix path, exactly as before.
+// jointAxis taken as written, say) goes through the general path: localPose, the same math as `body-bridge tf`.
 const UNIT_AXIS_TOLERANCE = 1e-12;
 
 function compileFrame(f: Frame): MovingFrame {

@@ -1,4 +1,4 @@
-// Hostile scenarios for the running node (issue 8), run in a child process by test/hostile-node.test.ts
+// Hostile scenarios for the running node, run in a child process by test/hostile-node.test.ts
 // (compiled with src/ by test/support/contract.ts) so that a hang is killed by a timeout and heap use
 // can be measured after forced GC (--expose-gc). The real loader, URDF writer and bridge run over the
 // in-memory transport with manual time. Each scenario prints one JSON report on stdout; the test
