@@ -1,9 +1,8 @@
 // The small things a user meets first: the version, a file that is not a model, a joint value outside
 // its range, counts in words, link and shape names a viewer can index, and the conventions rule itself.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 import { loadRobotModel } from '../src/load.js';
 import { ModelLoadError } from '../src/model/errors.js';
@@ -12,9 +11,9 @@ import { uniqueNamer } from '../src/model/unique-name.js';
 import { toUrdf } from '../src/urdf/index.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 import { child, childrenNamed, parseXml } from './support/urdf-peers.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cli-details-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('cli-details-');
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

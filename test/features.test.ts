@@ -2,10 +2,9 @@
 // held to the expectations written in it by hand from the specifications, its URDF goes through check_urdf
 // and KDL's forward kinematics, and its TF through the node on the memory transport; both must put every
 // frame where the shared frame tree (`body-bridge tf`) does.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without declarations
 import { featureModels, featuresDir, indexMarkdown } from '../scripts/features-index.mjs';
 import { framePoses, frameTree, isMovingJoint } from '../src/kinematics/frames.js';
@@ -14,8 +13,9 @@ import type { TFMessage } from '../src/messages/messages.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import type { Mat3, Pose, RobotModel } from '../src/model/types.js';
 import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
-import { at, composeTree, jointState, poseError, rig } from './ros-helpers.js';
+import { at, composeTree, jointState, poseError, rig } from './support/ros-rig.js';
 import { checkUrdf, kdlForwardKinematics } from './support/urdf-peers.js';
+import { scratchDir } from './support/temp-dir.js';
 
 interface FeatureModel {
   file: string;
@@ -24,8 +24,7 @@ interface FeatureModel {
 }
 
 const models = featureModels() as FeatureModel[];
-const work = mkdtempSync(join(tmpdir(), 'bb-features-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('bb-features-');
 
 const column = (m: Mat3, j: number): number[] => [m[0][j], m[1][j], m[2][j]];
 

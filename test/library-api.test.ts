@@ -1,18 +1,17 @@
 // The package as a library: `import … from 'body-bridge'` resolves through package.json's exports to
 // the built files and their declarations, for JavaScript at run time and for TypeScript at compile time.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { projectRoot } from './support/contract.js';
 import { requireShared } from './support/oracle.js';
 import { checkUrdf } from './support/urdf-peers.js';
+import { scratchDir } from './support/temp-dir.js';
 
 const consumerDir = join(projectRoot, 'test/fixtures/library-consumer');
 const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');
-const work = mkdtempSync(join(tmpdir(), 'bb-library-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('bb-library-');
 
 describe('body-bridge as a library', () => {
   it('is built (npm test builds before it runs the suite)', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createWarningThrottle, handleJointState, invalidStamp, newThrottleState } from '../src/ros/joint-states.js';
 import type { TFMessage } from '../src/messages/messages.js';
 import { sampleRobot } from './support/urdf-models.js';
-import { at, jointState, rig } from './ros-helpers.js';
+import { at, jointState, rig } from './support/ros-rig.js';
 
 const T0 = 2000;
 const S = 1_000_000_000n;

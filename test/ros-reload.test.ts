@@ -1,10 +1,9 @@
 // Hot reload through the real pipeline the node runs: the .body loader, the URDF writer with its mesh
 // files, and the bridge watching the file — edits picked up, broken edits reported with their location
 // while the last good model keeps serving.
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadRobotModel } from '../src/load.js';
 import { startRobotPublisher } from '../src/ros/robot-publisher.js';
 import { describeModel } from '../src/ros/description.js';
@@ -15,9 +14,9 @@ import type { StringMsg, TFMessage } from '../src/messages/messages.js';
 import { defaultParams } from '../src/ros/params.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { toUrdf } from '../src/urdf/index.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-reload-body-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('body-bridge-reload-body-');
 
 const body = (extra = '') => `format: ChoreonoidBody
 format_version: 2.0

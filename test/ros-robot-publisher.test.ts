@@ -16,7 +16,7 @@ import type { QoS } from '../src/ros/transport.js';
 import { peerEncode } from './support/cdr-peer.js';
 import { checkMessage } from './support/msgcheck.js';
 import { joint, link, pose, sampleRobot } from './support/urdf-models.js';
-import { at, jointState, poseError, rig, transformToPose } from './ros-helpers.js';
+import { at, jointState, poseError, rig, transformToPose } from './support/ros-rig.js';
 
 const T0 = 2000;
 /** Moves the clock to T0 + ms and delivers a joint_states message stamped with that time. */

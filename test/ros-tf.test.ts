@@ -12,7 +12,7 @@ import { MessageType, type TFMessage } from '../src/messages/messages.js';
 import { checkMessage } from './support/msgcheck.js';
 import { modelFromOracle } from './support/oracle-devices.js';
 import { corpusDir, type OracleConfiguration, oracleEntries } from './support/oracle.js';
-import { at, composeTree, jointState, poseError, relative, rig } from './ros-helpers.js';
+import { at, composeTree, jointState, poseError, relative, rig } from './support/ros-rig.js';
 
 const entries = oracleEntries().filter((e) => e.oracle.ok);
 
