@@ -76,8 +76,6 @@ export function tfMessageWriter(): (transforms: readonly TransformStamped[]) => 
   };
 }
 
-export const writeTfMessage = (m: TFMessage): Uint8Array => tfMessageWriter()(m.transforms);
-
 /** The whole message (the dry run reads back what the node would publish). */
 export function readTfMessage(bytes: Uint8Array): TFMessage {
   const r = cdrReader(bytes, TYPE);

@@ -85,13 +85,6 @@ export function composePose(a: Pose, b: Pose): Pose {
   };
 }
 
-export function invertPose(p: Pose): Pose {
-  const rt = transpose(p.rotation);
-  return { translation: scale(mulVec(rt, p.translation), -1), rotation: rt };
-}
-
-export const poseToAffine = (p: Pose): Affine => ({ linear: p.rotation, translation: p.translation });
-
 export function composeAffine(a: Affine, b: Affine): Affine {
   return {
     translation: add(a.translation, mulVec(a.linear, b.translation)),
@@ -112,17 +105,6 @@ export function rpyFromMatrix(m: Mat3): Vec3 {
     return [0, pitch, Math.atan2(-m[0][1], m[1][1])];
   }
   return [Math.atan2(m[2][1], m[2][2]), pitch, Math.atan2(m[1][0], m[0][0])];
-}
-
-export function matrixFromRpy([roll, pitch, yaw]: Vec3): Mat3 {
-  const cr = Math.cos(roll), sr = Math.sin(roll);
-  const cp = Math.cos(pitch), sp = Math.sin(pitch);
-  const cy = Math.cos(yaw), sy = Math.sin(yaw);
-  return [
-    [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-    [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-    [-sp, cp * sr, cp * cr],
-  ];
 }
 
 export interface Quaternion {
@@ -151,6 +133,3 @@ export function canonicalSign(x: number, y: number, z: number, w: number): Quate
   const lead = ww > 0.25 ? w : xx > yy && xx > zz ? x : yy > zz ? y : z;
   return lead < 0 ? { x: -x, y: -y, z: -z, w: -w } : { x, y, z, w };
 }
-
-export const matrixFromQuaternion = ({ x, y, z, w }: Quaternion): Mat3 =>
-  fromColumnMajor(mat3.fromQuat(new Float64Array(9), Float64Array.of(x, y, z, w)));

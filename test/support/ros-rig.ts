@@ -5,7 +5,7 @@ import { createMemoryTransport, type MemoryTransport } from '../../src/ros/memor
 import { peerCodec } from './cdr-peer.js';
 import type { JointState, Time, TFMessage, TransformStamped } from '../../src/messages/messages.js';
 import type { NodeParams } from '../../src/ros/params.js';
-import { matrixFromQuaternion } from '../../src/model/math.js';
+import { matrixFromQuaternion } from './rotations.js';
 import type { Mat3, Pose, RobotModel, Vec3 } from '../../src/model/types.js';
 
 export interface Rig {
