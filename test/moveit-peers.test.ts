@@ -9,10 +9,9 @@
 // - the SRDF read back by an independent XML reader names only links and joints of the URDF, its
 //   chains are chains of the URDF's tree, its home state lies within the URDF's limits, and every
 //   adjacent pair of links with geometry is disabled.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadRobotModel } from '../src/load.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { adjacentPairs, selfCollisionChecker, stateSampler } from '../src/moveit/collision-matrix.js';
@@ -20,10 +19,10 @@ import { moveItConfig } from '../src/moveit/config.js';
 import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
 import { type FclRun, fclCollisions, pairKey } from './support/moveit-peers.js';
 import { corpusDir } from './support/oracle.js';
+import { scratchDir } from './support/temp-dir.js';
 import { child, childrenNamed, kdlChains, parseXml } from './support/urdf-peers.js';
 
-const work = mkdtempSync(join(tmpdir(), 'bb-moveit-peers-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('bb-moveit-peers-');
 
 const ROBOTS = [
   'choreonoid/share/model/PA10/PA10.body',

@@ -1,10 +1,9 @@
 // The MoveIt configuration on tiny hand-built models whose right answers can be worked out by hand:
 // group inference, limb names, the --groups file and its located errors, the collision matrix's
 // reasons, the home state, joint limits and the SRDF / YAML spelling MoveIt needs.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../src/cli/main.js';
 import { ModelLoadError } from '../src/model/errors.js';
@@ -18,6 +17,7 @@ import { jointLimitsYaml } from '../src/moveit/limits.js';
 import { homePositions } from '../src/moveit/srdf.js';
 import { toUrdf } from '../src/urdf/index.js';
 import { corpusDir } from './support/oracle.js';
+import { scratchDir } from './support/temp-dir.js';
 import { affine, joint, link, pose, shape } from './support/urdf-models.js';
 
 const box = (size: [number, number, number], at: [number, number, number] = [0, 0, 0]): Shape => shape({ kind: 'box', size }, affine(at));
@@ -229,8 +229,7 @@ describe('limits and home', () => {
 });
 
 describe('body-bridge moveit', () => {
-  const out = mkdtempSync(join(tmpdir(), 'bb-moveit-cli-'));
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  const out = scratchDir('bb-moveit-cli-');
   const run = async (...argv: string[]) => {
     let stdout = '', stderr = '';
     const status = await runCli(['moveit', ...argv], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {} });

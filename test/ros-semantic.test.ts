@@ -1,20 +1,19 @@
 // robot_description_semantic from the node: off by default (no publisher at all), and when asked for,
 // the very SRDF `body-bridge moveit` writes for the same model, latched, published again when a reload
 // changes it and handed to the parameter mirror each time.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 import { loadRobotModel } from '../src/load.js';
-import type { StringMsg } from '../src/ros/messages.js';
+import type { StringMsg } from '../src/messages/messages.js';
 import { SEMANTIC_TOPIC } from '../src/ros/semantic.js';
 import { latchedQoS } from '../src/ros/transport.js';
-import { rig } from './ros-helpers.js';
+import { rig } from './support/ros-rig.js';
+import { scratchDir } from './support/temp-dir.js';
 import { corpusDir } from './support/oracle.js';
 
-const out = mkdtempSync(join(tmpdir(), 'bb-ros-semantic-'));
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+const out = scratchDir('bb-ros-semantic-');
 const pa10 = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
 const gr001 = join(corpusDir, 'choreonoid/share/model/GR001/GR001.body');
 

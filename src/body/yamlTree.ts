@@ -266,6 +266,9 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
     result = { kind: 'seq', items: node.items.map((item, i) => convert(state, item, childPath(path, i), depth + 1)), loc };
   } else if (isMap(node)) {
     const entries = new Map<string, YNode>();
+    // Keys written in this mapping itself: a key that overrides a merged one (`{ <<: *BOX, size: … }`) is
+    // what merge keys are for; only a key written twice here is a duplicate.
+    const written = new Set<string>();
     for (const pair of node.items) {
       const keyNode = pair.key;
       const isMerge = isScalar(keyNode) && (typeof keyNode.value === 'symbol' || keyNode.value === '<<');
@@ -282,9 +285,10 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
       if (!isScalar(keyNode)) failAt(locate(state, keyNode as YamlAstNode, path), 'a mapping key must be a plain scalar');
       const key = String(keyNode.value ?? '');
       // Choreonoid keeps the later value silently; real models (UR10, CarT4, ...) rely on it, so we warn.
-      if (entries.has(key)) {
+      if (written.has(key)) {
         state.warnings.push({ severity: 'warning', ...locate(state, keyNode, childPath(path, key)), message: `duplicate key "${key}" in a mapping: the later value is used` });
       }
+      written.add(key);
       entries.set(key, pair.value === null || pair.value === undefined
         ? { kind: 'scalar', value: '', loc: locate(state, keyNode, childPath(path, key)) }
         : convert(state, pair.value, childPath(path, key), depth + 1));

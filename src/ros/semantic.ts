@@ -1,17 +1,17 @@
 // robot_description_semantic for move_group: the SRDF `body-bridge moveit` writes (same conventions,
 // same seed, so the node and the CLI agree byte for byte), published latched on its topic and mirrored
-// into a read-only parameter whenever a reload changes it. Kept apart from bridge.ts: the bridge asks
-// for the SRDF when it prepares a model and hands each served one to `semanticOutput`.
+// into a read-only parameter whenever a reload changes it. served-model.ts asks for the SRDF when it
+// prepares a model and hands each served one to `semanticOutput`.
 import type { RosModel } from '../model/ros-conventions.js';
 import { semanticDescription } from '../moveit/config.js';
-import { MessageType, type StringMsg } from './messages.js';
-import type { BridgeParams } from './params.js';
+import { MessageType, type StringMsg } from '../messages/messages.js';
+import type { NodeParams } from './params.js';
 import { latchedQoS, type Publisher, type Transport } from './transport.js';
 
 export const SEMANTIC_TOPIC = 'robot_description_semantic';
 
 /** The SRDF for a prepared model, or null when the node is not asked to publish one. */
-export function semanticFor(ros: RosModel, params: BridgeParams): string | null {
+export function semanticFor(ros: RosModel, params: NodeParams): string | null {
   if (!params.publish_robot_description_semantic) return null;
   return semanticDescription(ros, { samples: Math.round(params.collision_samples), seed: 0 }).srdf;
 }
