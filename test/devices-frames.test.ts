@@ -10,22 +10,13 @@ import { laserScan } from '../src/devices/scan.js';
 import { rangeScanToPointCloud } from './support/reference-clouds.js';
 import { frameTree, framePoses } from '../src/kinematics/frames.js';
 import { axisAngle, composePose, diag, mulMat, mulVec, transformPoint } from '../src/model/math.js';
-import { invertPose } from './support/rotations.js';
+import { invertPose, R_OPTICAL } from './support/rotations.js';
 import type { Affine, Device, Mat3, Pose, RangeSensorParams, RobotModel, Vec3 } from '../src/model/types.js';
 import { oracleJointPositions, type OracleEntry } from './support/oracle.js';
 import { modelFromOracle, oracleEntry } from './support/oracle-devices.js';
 
 const poseToAffine = (p: Pose): Affine => ({ linear: p.rotation, translation: p.translation });
 
-const R_OPTICAL: Record<'gl' | 'cv' | 'robotics', Mat3> = {
-  gl: diag(1, 1, 1),
-  cv: diag(1, -1, -1),
-  robotics: [
-    [0, 0, -1],
-    [-1, 0, 0],
-    [0, 1, 0],
-  ],
-};
 const MODES = ['gl', 'cv', 'robotics'] as const;
 
 const header = { stamp: { sec: 0, nanosec: 0 }, frame_id: 'x' };

@@ -17,23 +17,13 @@ import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { adjacentPairs, selfCollisionChecker, stateSampler } from '../src/moveit/collision-matrix.js';
 import { moveItConfig } from '../src/moveit/config.js';
 import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
-import { type FclRun, fclCollisions, pairKey } from './support/moveit-peers.js';
+import { type FclRun, fclCollisions, MOVEIT_ROBOTS, pairKey } from './support/moveit-peers.js';
 import { corpusDir } from './support/oracle.js';
 import { scratchDir } from './support/temp-dir.js';
 import { child, childrenNamed, kdlChains, parseXml } from './support/urdf-peers.js';
 
 const work = scratchDir('bb-moveit-peers-');
 
-const ROBOTS = [
-  'choreonoid/share/model/PA10/PA10.body',
-  'choreonoid/share/model/UniversalRobots/UR10.body',
-  'choreonoid/share/model/HRP4C/HRP4C.body',
-  'choreonoid-legacy-wrl/share/model/SR1/SR1.wrl',
-  'choreonoid/share/model/GR001/GR001.body',
-  'choreonoid/share/model/Tank/SimpleTank.body',
-  'choreonoid/share/model/UniversalRobots/UR10-2F85.body',
-  'openhrp3/sample/model/RH2/RH2_WithArm_withoutSensor.wrl',
-];
 
 /** FCL sees the same links we do, minus shapes it cannot read (which we cannot read either). */
 function prepare(file: string) {
@@ -47,7 +37,7 @@ function prepare(file: string) {
 
 const pairs = (s: Set<string>): string[] => [...s].map((k) => k.replace('\u0000', ' | ')).sort();
 
-describe.each(ROBOTS)('%s against FCL', (file) => {
+describe.each(MOVEIT_ROBOTS)('%s against FCL', (file) => {
   // Built on first use, inside the tests (a failure is then the test's, not the collection's).
   let prepared: ReturnType<typeof prepare> | undefined;
   let made: ReturnType<typeof moveItConfig> | undefined;

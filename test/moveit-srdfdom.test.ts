@@ -10,6 +10,7 @@ import { loadRobotModel } from '../src/load.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { moveItConfig } from '../src/moveit/config.js';
 import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
+import { MOVEIT_ROBOTS } from './support/moveit-peers.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 
 // Where srdfdom may be: a ROS 2 prefix (per-package include folders), or a standalone build of
@@ -43,19 +44,9 @@ afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-const ROBOTS = [
-  'choreonoid/share/model/PA10/PA10.body',
-  'choreonoid/share/model/UniversalRobots/UR10.body',
-  'choreonoid/share/model/HRP4C/HRP4C.body',
-  'choreonoid-legacy-wrl/share/model/SR1/SR1.wrl',
-  'choreonoid/share/model/GR001/GR001.body',
-  'choreonoid/share/model/Tank/SimpleTank.body',
-  'choreonoid/share/model/UniversalRobots/UR10-2F85.body',
-  'openhrp3/sample/model/RH2/RH2_WithArm_withoutSensor.wrl',
-];
 
 describe.skipIf(!available)(`srdfdom loads every generated SRDF${reason ? ` — skipped: ${reason}` : ''}`, () => {
-  it.each(ROBOTS)('%s', (file) => {
+  it.each(MOVEIT_ROBOTS)('%s', (file) => {
     const harness = buildHarness(prefix!);
     const work = workDir();
     const ros = applyRosConventions(loadRobotModel(join(corpusDir, file)));
@@ -77,7 +68,7 @@ describe.skipIf(!available)(`srdfdom loads every generated SRDF${reason ? ` — 
   it('and complains on stderr about an SRDF naming a link the URDF lacks (the check above can fail)', () => {
     const harness = buildHarness(prefix!);
     const work = workDir();
-    const ros = applyRosConventions(loadRobotModel(join(corpusDir, ROBOTS[0]!)));
+    const ros = applyRosConventions(loadRobotModel(join(corpusDir, MOVEIT_ROBOTS[0]!)));
     const urdfFile = join(work, 'control.urdf');
     writeUrdfSync(toUrdf(ros.model, { meshDir: join(work, 'meshes') }), urdfFile);
     const srdfFile = join(work, 'control.srdf');

@@ -15,16 +15,8 @@ import { createMemoryTransport, type MemoryTransport } from '../src/ros/memory-t
 import { peerCodec, peerEncode } from './support/cdr-peer.js';
 import { checkMessage } from './support/msgcheck.js';
 import { modelFromOracle, oracleEntry } from './support/oracle-devices.js';
+import { R_OPTICAL } from './support/rotations.js';
 
-const R_OPTICAL: Record<'gl' | 'cv' | 'robotics', Mat3> = {
-  gl: diag(1, 1, 1),
-  cv: diag(1, -1, -1),
-  robotics: [
-    [0, 0, -1],
-    [-1, 0, 0],
-    [0, 1, 0],
-  ],
-};
 
 const PREFIX = 'r1/';
 

@@ -26,20 +26,12 @@ import {
   type XmlNodeRead,
 } from './support/urdf-peers.js';
 import { scratchDir } from './support/temp-dir.js';
+import { seededRandom } from '../src/moveit/collision-matrix.js';
 
 const work = scratchDir('bb-urdf-writer-');
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic pseudo-random numbers (the collision matrix's seeded generator). */
+const random = seededRandom;
 
 async function written(name: string, model = sampleRobot(), options: Partial<Parameters<typeof toUrdf>[1]> = {}) {
   const dir = join(work, name);

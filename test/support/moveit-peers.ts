@@ -59,3 +59,15 @@ export function fclCollisions(urdfFile: string, configurations: readonly Readonl
   }
   return out;
 }
+
+/** The robots the MoveIt peers check: arms, arms with hands, humanoids, a tracked vehicle, a wheeled base with an arm. */
+export const MOVEIT_ROBOTS = [
+  'choreonoid/share/model/PA10/PA10.body',
+  'choreonoid/share/model/UniversalRobots/UR10.body',
+  'choreonoid/share/model/HRP4C/HRP4C.body',
+  'choreonoid-legacy-wrl/share/model/SR1/SR1.wrl',
+  'choreonoid/share/model/GR001/GR001.body',
+  'choreonoid/share/model/Tank/SimpleTank.body',
+  'choreonoid/share/model/UniversalRobots/UR10-2F85.body',
+  'openhrp3/sample/model/RH2/RH2_WithArm_withoutSensor.wrl',
+];

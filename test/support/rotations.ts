@@ -35,3 +35,22 @@ export function invertPose(p: Pose): Pose {
   const translation = rt.map((row) => -(row[0] * t[0] + row[1] * t[1] + row[2] * t[2])) as Vec3;
   return { translation, rotation: rt };
 }
+
+/** R_optical of each optical_frame value (Choreonoid's body file reference): the device frame in GL camera terms. */
+export const R_OPTICAL: Record<'gl' | 'cv' | 'robotics', Mat3> = {
+  gl: [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ],
+  cv: [
+    [1, 0, 0],
+    [0, -1, 0],
+    [0, 0, -1],
+  ],
+  robotics: [
+    [0, 0, -1],
+    [-1, 0, 0],
+    [0, 1, 0],
+  ],
+};
