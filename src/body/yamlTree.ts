@@ -6,6 +6,7 @@ import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Docum
 import { ModelLoadError, failAt } from '../model/errors.js';
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
+import { readYamlSubset } from './yamlReader.js';
 
 /**
  * Nodes copied through aliases, per alias allowed. Real terrains are alias-heavy (WRS2018 TerrainD.body copies
@@ -266,6 +267,8 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
     result = { kind: 'seq', items: node.items.map((item, i) => convert(state, item, childPath(path, i), depth + 1)), loc };
   } else if (isMap(node)) {
     const entries = new Map<string, YNode>();
+    // Keys written in this mapping: a key that came in through `<<` and is then written is an override, not a duplicate.
+    const written = new Set<string>();
     for (const pair of node.items) {
       const keyNode = pair.key;
       const isMerge = isScalar(keyNode) && (typeof keyNode.value === 'symbol' || keyNode.value === '<<');
@@ -282,9 +285,10 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
       if (!isScalar(keyNode)) failAt(locate(state, keyNode as YamlAstNode, path), 'a mapping key must be a plain scalar');
       const key = String(keyNode.value ?? '');
       // Choreonoid keeps the later value silently; real models (UR10, CarT4, ...) rely on it, so we warn.
-      if (entries.has(key)) {
+      if (written.has(key)) {
         state.warnings.push({ severity: 'warning', ...locate(state, keyNode, childPath(path, key)), message: `duplicate key "${key}" in a mapping: the later value is used` });
       }
+      written.add(key);
       entries.set(key, pair.value === null || pair.value === undefined
         ? { kind: 'scalar', value: '', loc: locate(state, keyNode, childPath(path, key)) }
         : convert(state, pair.value, childPath(path, key), depth + 1));
@@ -440,6 +444,21 @@ function checkNesting(file: string, text: string, maxDepth: number): void {
 }
 
 export function parseYamlText(
+  file: string,
+  text: string,
+  limits: LoadLimits,
+  warnings: Diagnostic[],
+  imported: ReadonlyMap<string, YNode> = new Map(),
+): YamlFile {
+  checkNesting(file, text, limits.maxDepth);
+  return readYamlSubset(file, text, limits, warnings, imported) ?? parseWithYamlPackage(file, text, limits, warnings, imported);
+}
+
+/**
+ * The `yaml` package's reading of the text: the reference for yamlReader.ts, and the route for
+ * everything outside its subset (and for every error, whose message and location come from here).
+ */
+export function parseWithYamlPackage(
   file: string,
   text: string,
   limits: LoadLimits,

@@ -1,0 +1,585 @@
+// A direct reader for the plain YAML that model files are written in: block mappings and sequences,
+// one-line flow collections (or flow collections continued on indented lines), plain and simple
+// quoted scalars, anchors, aliases and `<<:` merges. It builds the located tree (yamlTree.ts's
+// YNode) in one pass over the text, with each node's line and column known while scanning.
+//
+// Why not only the `yaml` package: measured on WRS2018's 109 KB CarPrimitives.yaml, its lexer alone
+// takes longer than Choreonoid's whole load of CarT2.body, and lexer + CST + document model + our
+// conversion took 15–20× Choreonoid's time (BENCHMARKS.md, "Load against Choreonoid"). The `yaml`
+// package stays the reference: anything this reader does not fully understand — block scalars,
+// tags, multi-line plain or quoted scalars, escapes, directives, tabs, any syntax error, any limit
+// being approached, duplicate keys inside aliased nodes — makes it return null, and the caller reads
+// the file with the `yaml` package, which gives the exact message and location. Its output is checked
+// node for node against the `yaml` package route (test/body-yaml-reader.test.ts).
+import type { LoadLimits } from '../model/options.js';
+import type { Diagnostic, SourceLocation } from '../model/types.js';
+import type { YMap, YNode, YSeq, YamlFile } from './yamlTree.js';
+
+// yamlTree.ts's childPath (not imported: yamlTree.ts imports this module).
+const childPath = (path: string, key: string | number): string =>
+  typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+
+/** Raised inside the reader when the text leaves the subset; caught by readYamlSubset only. */
+const OUTSIDE = Symbol('outside the YAML subset');
+
+/** What an anchor's node needs for copies through aliases (the yaml route's counts, see yamlTree.ts). */
+interface AnchorInfo {
+  node: YNode;
+  path: string;
+  /** Aliases resolved and alias-copied nodes created inside the node (its copies repeat them). */
+  aliases: number;
+  nodes: number;
+  /** Levels below the node, counted as the yaml route counts them (an alias adds one). */
+  height: number;
+  /** A copy would differ from converting the node again (warnings made inside it, imported anchors used). */
+  impure: boolean;
+}
+
+const SPACE = 32;
+const NEWLINE = 10;
+const HASH = 35;
+const COLON = 58;
+const DASH = 45;
+const COMMA = 44;
+
+/** A character that may not start a plain scalar here (or starts something this reader leaves to `yaml`). */
+const isIndicatorStart = (c: number): boolean =>
+  c === 33 /* ! */ || c === 37 /* % */ || c === 64 /* @ */ || c === 96 /* ` */ || c === 124 /* | */ || c === 62 /* > */ ||
+  c === 63 /* ? */ || c === 58 /* : */ || c === 44 /* , */ || c === 93 /* ] */ || c === 125 /* } */ || c === 35 /* # */;
+
+const isFlowIndicator = (c: number): boolean => c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
+
+/**
+ * The tree for `text`, or null when the text is outside the subset described above (the caller then
+ * uses the `yaml` package). Warnings (duplicate keys) are appended to `warnings` only on success.
+ */
+export function readYamlSubset(
+  file: string,
+  text: string,
+  limits: LoadLimits,
+  warnings: Diagnostic[],
+  imported: ReadonlyMap<string, YNode>,
+): YamlFile | null {
+  const n = text.length;
+  let pos = 0;
+  let line = 1;
+  let lineStart = 0;
+  const found: Diagnostic[] = [];
+  /** Where scalars report lenient conversions: the caller's list, as on the yaml route. */
+  const sink = warnings;
+  const anchors = new Map<string, YNode>();
+  /** The latest definition of each anchor name (an alias names the closest one before it). */
+  const latest = new Map<string, AnchorInfo>();
+  const open = new Set<string>();
+  let aliases = 0;
+  let copiedNodes = 0;
+  let importedUses = 0;
+  let deepest = 0;
+  // Stay clear of the limits: near them the yaml route decides, with its exact message.
+  const aliasBudget = Math.floor(limits.maxAliases * 0.9);
+  const copyBudget = Math.floor(limits.maxAliases * 30 * 0.9);
+  const depthBudget = limits.maxDepth - 4;
+
+  const outside = (): never => {
+    throw OUTSIDE;
+  };
+  const loc = (path: string, at: number, atLine: number, atLineStart: number): SourceLocation =>
+    path === '' ? { file, line: atLine, column: at - atLineStart + 1 } : { file, path, line: atLine, column: at - atLineStart + 1 };
+
+  /** Skips spaces and a comment on the current line; stops at the newline (or end). */
+  function skipLineRest(): void {
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === SPACE) pos++;
+      else if (c === HASH) {
+        const end = text.indexOf('\n', pos);
+        pos = end < 0 ? n : end;
+        return;
+      } else if (c === NEWLINE) return;
+      else if (c === 9 || c === 13) outside();
+      else return;
+    }
+  }
+
+  /** Skips blank lines, comments and indentation up to the next content; returns its column (0-based) or -1 at the end. */
+  function skipToContent(): number {
+    for (;;) {
+      skipLineRest();
+      if (pos >= n) return -1;
+      const c = text.charCodeAt(pos);
+      if (c !== NEWLINE) return pos - lineStart;
+      pos++;
+      line++;
+      lineStart = pos;
+    }
+  }
+
+  /** After a node in block context: only spaces and a comment may follow on its line. */
+  function endOfLine(): void {
+    skipLineRest();
+    if (pos < n && text.charCodeAt(pos) !== NEWLINE) outside();
+  }
+
+  function readName(): string {
+    const start = pos;
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === SPACE || c === NEWLINE || c === 9 || c === 13 || isFlowIndicator(c)) break;
+      pos++;
+    }
+    if (pos === start) outside();
+    return text.slice(start, pos);
+  }
+
+  /** A plain scalar's text: in block context up to `: `, ` #` or the line's end; in flow context also up to , [ ] { }. */
+  function readPlain(flow: boolean): string {
+    const start = pos;
+    let end = pos;
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === NEWLINE) break;
+      if (c === 9 || c === 13) outside();
+      if (c === COLON) {
+        const d = pos + 1 < n ? text.charCodeAt(pos + 1) : NEWLINE;
+        if (d === SPACE || d === NEWLINE || (flow && isFlowIndicator(d))) break;
+        // `a:b` inside flow collections is read differently by YAML versions: leave it to `yaml`.
+        if (flow) outside();
+      } else if (c === HASH && text.charCodeAt(pos - 1) === SPACE) break;
+      else if (flow && isFlowIndicator(c)) break;
+      pos++;
+      if (c !== SPACE) end = pos;
+    }
+    return text.slice(start, end);
+  }
+
+  function readSingleQuoted(): string {
+    pos++;
+    let out = '';
+    let from = pos;
+    for (;;) {
+      const q = text.indexOf("'", pos);
+      const nl = text.indexOf('\n', pos);
+      if (q < 0 || (nl >= 0 && nl < q)) outside();
+      if (text.charCodeAt(q + 1) === 39) {
+        out += text.slice(from, q + 1);
+        pos = from = q + 2;
+        continue;
+      }
+      out += text.slice(from, q);
+      pos = q + 1;
+      return out;
+    }
+  }
+
+  function readDoubleQuoted(): string {
+    pos++;
+    const start = pos;
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === 34) {
+        pos++;
+        return text.slice(start, pos - 1);
+      }
+      // Escapes and line folding are left to `yaml`.
+      if (c === 92 || c === NEWLINE || c === 13 || c === 9) outside();
+      pos++;
+    }
+    return outside();
+  }
+
+  /** A quoted scalar must be followed by a separator in its context. */
+  function afterQuoted(flow: boolean): void {
+    if (pos >= n) return;
+    const c = text.charCodeAt(pos);
+    if (c === SPACE || c === NEWLINE || c === COLON || (flow && isFlowIndicator(c))) return;
+    outside();
+  }
+
+  function noteDepth(depth: number): void {
+    if (depth > deepest) deepest = depth;
+    if (depth > depthBudget) outside();
+  }
+
+  /** A copy of `node` (built at path `from`) at path `to`, as the yaml route's alias copies are. */
+  function relocated(node: YNode, from: string, to: string): YNode {
+    const l = node.loc;
+    const at: SourceLocation = { file: l.file, path: to + (l.path ?? from).slice(from.length), line: l.line, column: l.column };
+    if (node.kind === 'scalar') {
+      return node.sink === undefined ? { kind: 'scalar', value: node.value, loc: at } : { kind: 'scalar', value: node.value, loc: at, sink: node.sink };
+    }
+    if (node.kind === 'seq') {
+      const items: YNode[] = new Array(node.items.length);
+      for (let i = 0; i < items.length; i++) items[i] = relocated(node.items[i]!, from, to);
+      return { kind: 'seq', items, loc: at };
+    }
+    const entries = new Map<string, YNode>();
+    for (const [key, value] of node.entries) entries.set(key, relocated(value, from, to));
+    return { kind: 'map', entries, loc: at };
+  }
+
+  /** `*name` at `path`, depth `depth`: a copy of the anchored node, or the importing body's node. */
+  function alias(path: string, depth: number): YNode {
+    pos++;
+    const name = readName();
+    aliases++;
+    if (aliases > aliasBudget) outside();
+    const info = latest.get(name);
+    if (!info) {
+      if (open.has(name)) outside();
+      const shared = imported.get(name);
+      if (!shared) outside();
+      importedUses++;
+      return shared!;
+    }
+    if (open.has(name) || info.impure || path === '') outside();
+    aliases += info.aliases;
+    copiedNodes += info.nodes;
+    if (aliases > aliasBudget || copiedNodes > copyBudget) outside();
+    noteDepth(depth + 1 + info.height);
+    return relocated(info.node, info.path, path);
+  }
+
+  /** Starts an anchor's bookkeeping; the returned function finishes it with the anchored node. */
+  function anchor(name: string, path: string, depth: number): (node: YNode) => void {
+    if (open.has(name)) outside();
+    open.add(name);
+    const before = { aliases, copiedNodes, found: found.length, importedUses, deepest };
+    deepest = depth;
+    return (node) => {
+      open.delete(name);
+      const height = deepest - depth;
+      deepest = Math.max(before.deepest, deepest);
+      latest.set(name, {
+        node,
+        path,
+        aliases: aliases - before.aliases,
+        // Over-counts nodes copied inside it (they are in both terms): errs towards leaving it to `yaml`.
+        nodes: copiedNodes - before.copiedNodes + countNodes(node),
+        height,
+        impure: found.length !== before.found || importedUses !== before.importedUses,
+      });
+      if (!anchors.has(name)) anchors.set(name, node);
+    };
+  }
+
+  /** A node in flow context (inside [ ] or { }). */
+  function flowNode(path: string, depth: number, blockIndent: number): YNode {
+    noteDepth(depth);
+    const c = text.charCodeAt(pos);
+    if (c === 38 /* & */) {
+      pos++;
+      const name = readName();
+      skipFlowSpace(blockIndent);
+      const done = anchor(name, path, depth);
+      const node = flowNode(path, depth, blockIndent);
+      done(node);
+      return node;
+    }
+    if (c === 42 /* * */) return alias(path, depth);
+    if (c === 91 /* [ */) return flowSeq(path, depth, blockIndent);
+    if (c === 123 /* { */) return flowMap(path, depth, blockIndent);
+    const at = pos;
+    const atLine = line;
+    const atLineStart = lineStart;
+    let value: string;
+    if (c === 34) {
+      value = readDoubleQuoted();
+      afterQuoted(true);
+    } else if (c === 39) {
+      value = readSingleQuoted();
+      afterQuoted(true);
+    } else {
+      if (isIndicatorStart(c) || c === 38 || c === 42 || (c === DASH && isBlank(pos + 1))) outside();
+      value = readPlain(true);
+      if (value === '') outside();
+    }
+    return { kind: 'scalar', value, loc: loc(path, at, atLine, atLineStart), sink };
+  }
+
+  const isBlank = (at: number): boolean => {
+    if (at >= n) return true;
+    const c = text.charCodeAt(at);
+    return c === SPACE || c === NEWLINE;
+  };
+
+  /** Spaces, comments and line breaks inside a flow collection; continuation lines must be indented past the block. */
+  function skipFlowSpace(blockIndent: number): void {
+    for (;;) {
+      skipLineRest();
+      if (pos >= n) outside();
+      if (text.charCodeAt(pos) !== NEWLINE) return;
+      pos++;
+      line++;
+      lineStart = pos;
+      while (pos < n && text.charCodeAt(pos) === SPACE) pos++;
+      if (pos < n && text.charCodeAt(pos) !== NEWLINE && text.charCodeAt(pos) !== HASH && pos - lineStart <= blockIndent) outside();
+    }
+  }
+
+  function flowSeq(path: string, depth: number, blockIndent: number): YSeq {
+    const seq: YSeq = { kind: 'seq', items: [], loc: loc(path, pos, line, lineStart) };
+    pos++;
+    for (;;) {
+      skipFlowSpace(blockIndent);
+      const c = text.charCodeAt(pos);
+      if (c === 93 /* ] */) {
+        pos++;
+        return seq;
+      }
+      seq.items.push(flowNode(childPath(path, seq.items.length), depth + 1, blockIndent));
+      skipFlowSpace(blockIndent);
+      const d = text.charCodeAt(pos);
+      if (d === COMMA) pos++;
+      else if (d === 93) {
+        pos++;
+        return seq;
+      } else outside();
+    }
+  }
+
+  function flowMap(path: string, depth: number, blockIndent: number): YMap {
+    const map: YMap = { kind: 'map', entries: new Map(), loc: loc(path, pos, line, lineStart) };
+    const explicit = new Set<string>();
+    pos++;
+    for (;;) {
+      skipFlowSpace(blockIndent);
+      if (text.charCodeAt(pos) === 125 /* } */) {
+        pos++;
+        return map;
+      }
+      const keyAt = pos;
+      const keyLine = line;
+      const keyLineStart = lineStart;
+      const key = flowKey();
+      if (text.charCodeAt(pos) !== COLON) outside();
+      pos++;
+      skipFlowSpace(blockIndent);
+      const c = text.charCodeAt(pos);
+      if (c === COMMA || c === 125) outside();
+      entry(map, explicit, key, keyAt, keyLine, keyLineStart, () => flowNode(childPath(path, key), depth + 1, blockIndent), path);
+      skipFlowSpace(blockIndent);
+      const d = text.charCodeAt(pos);
+      if (d === COMMA) pos++;
+      else if (d === 125) {
+        pos++;
+        return map;
+      } else outside();
+    }
+  }
+
+  /** A mapping key: a plain or quoted scalar on one line. */
+  function flowKey(): string {
+    const c = text.charCodeAt(pos);
+    if (c === 34) return readDoubleQuoted();
+    if (c === 39) return readSingleQuoted();
+    if (isIndicatorStart(c) || c === 38 || c === 42 || c === 91 || c === 123 || c === 39 || (c === DASH && isBlank(pos + 1))) outside();
+    const key = readPlain(true);
+    if (key === '') outside();
+    return key;
+  }
+
+  /**
+   * One `key: value` of a mapping. `<<` merges a mapping (or a list of them) under what is there;
+   * a key written twice in the mapping warns, as the yaml route does. Merged keys are not duplicates.
+   */
+  function entry(
+    map: YMap,
+    explicit: Set<string>,
+    key: string,
+    keyAt: number,
+    keyLine: number,
+    keyLineStart: number,
+    value: () => YNode,
+    path: string,
+  ): void {
+    if (key === '<<') {
+      const merged = value();
+      const sources = merged.kind === 'seq' ? merged.items : [merged];
+      for (const m of sources) {
+        if (m.kind !== 'map') outside();
+        for (const [k, v] of (m as YMap).entries) map.entries.set(k, v);
+      }
+      return;
+    }
+    if (explicit.has(key)) {
+      found.push({
+        severity: 'warning',
+        ...loc(childPath(path, key), keyAt, keyLine, keyLineStart),
+        message: `duplicate key "${key}" in a mapping: the later value is used`,
+      });
+    }
+    explicit.add(key);
+    map.entries.set(key, value());
+  }
+
+  /**
+   * The value after `key:` or `- ` in block context, at `pos` on the indicator's line: an inline node,
+   * or (when the line ends) a block node on the following lines indented past `indent`. `seqAtIndent`:
+   * a mapping's value may be a block sequence at the mapping's own indentation.
+   */
+  function blockValue(path: string, depth: number, indent: number, seqAtIndent: boolean): YNode {
+    noteDepth(depth);
+    while (pos < n && text.charCodeAt(pos) === SPACE) pos++;
+    if (pos < n && (text.charCodeAt(pos) === 9 || text.charCodeAt(pos) === 13)) outside();
+    const c = pos < n ? text.charCodeAt(pos) : NEWLINE;
+    if (c === 38 /* & */) {
+      pos++;
+      const name = readName();
+      const done = anchor(name, path, depth);
+      const node = blockValue(path, depth, indent, seqAtIndent);
+      // An anchor on an empty value is placed differently by `yaml`: leave it to `yaml`.
+      if (node.kind === 'scalar' && node.value === '') outside();
+      done(node);
+      return node;
+    }
+    if (c === NEWLINE || c === HASH) {
+      // The empty scalar is placed where the line's content would have been, as `yaml` places it.
+      const emptyAt = pos;
+      const emptyLine = line;
+      const emptyLineStart = lineStart;
+      const save = { pos, line, lineStart };
+      const col = skipToContent();
+      const nextIsSeq = col >= 0 && text.charCodeAt(pos) === DASH && isBlank(pos + 1);
+      if (col > indent || (seqAtIndent && col === indent && nextIsSeq)) return blockNode(path, depth, col);
+      pos = save.pos;
+      line = save.line;
+      lineStart = save.lineStart;
+      if (c === HASH) outside();
+      return { kind: 'scalar', value: '', loc: loc(path, emptyAt, emptyLine, emptyLineStart), sink };
+    }
+    // Something on the indicator's line: a compact nested collection inside a sequence item, or an inline node.
+    const col = pos - lineStart;
+    if (c === DASH && isBlank(pos + 1)) {
+      if (seqAtIndent) outside();
+      return blockSeq(path, depth, col);
+    }
+    return inlineOrMap(path, depth, col, indent, !seqAtIndent);
+  }
+
+  /** A node starting at `pos` (column `col`) on a new line, in block context. */
+  function blockNode(path: string, depth: number, col: number): YNode {
+    const c = text.charCodeAt(pos);
+    if (c === DASH && isBlank(pos + 1)) return blockSeq(path, depth, col);
+    if (c === 38 /* & */) {
+      pos++;
+      const name = readName();
+      while (pos < n && text.charCodeAt(pos) === SPACE) pos++;
+      if (pos >= n || text.charCodeAt(pos) === NEWLINE || text.charCodeAt(pos) === HASH) outside();
+      const done = anchor(name, path, depth);
+      const node = blockNode(path, depth, pos - lineStart);
+      done(node);
+      return node;
+    }
+    return inlineOrMap(path, depth, col, col - 1, true);
+  }
+
+  /**
+   * At `pos` (column `col`): a node on this line, which becomes the first key of a block mapping at
+   * column `col` when `: ` follows it (where `mapAllowed`: not on a mapping key's line). `indent` is the
+   * enclosing block's indentation.
+   */
+  function inlineOrMap(path: string, depth: number, col: number, indent: number, mapAllowed: boolean): YNode {
+    const c = text.charCodeAt(pos);
+    if (c === 42 /* * */) {
+      const node = alias(path, depth);
+      endOfLine();
+      return node;
+    }
+    if (c === 91 || c === 123) {
+      const node = c === 91 ? flowSeq(path, depth, indent) : flowMap(path, depth, indent);
+      endOfLine();
+      return node;
+    }
+    const at = pos;
+    const atLine = line;
+    const atLineStart = lineStart;
+    let value: string;
+    if (c === 34) {
+      value = readDoubleQuoted();
+      afterQuoted(false);
+    } else if (c === 39) {
+      value = readSingleQuoted();
+      afterQuoted(false);
+    } else {
+      if (isIndicatorStart(c)) outside();
+      value = readPlain(false);
+    }
+    if (pos < n && text.charCodeAt(pos) === COLON) {
+      if (!mapAllowed || !isBlank(pos + 1)) outside();
+      return blockMap(path, depth, col, value, at, atLine, atLineStart);
+    }
+    endOfLine();
+    return { kind: 'scalar', value, loc: loc(path, at, atLine, atLineStart), sink };
+  }
+
+  /** A block mapping at column `col` whose first key has been read (pos at its `:`). */
+  function blockMap(path: string, depth: number, col: number, firstKey: string, keyAt: number, keyLine: number, keyLineStart: number): YMap {
+    const map: YMap = { kind: 'map', entries: new Map(), loc: loc(path, keyAt, keyLine, keyLineStart) };
+    const explicit = new Set<string>();
+    let key = firstKey;
+    for (;;) {
+      pos++; // the colon
+      entry(map, explicit, key, keyAt, keyLine, keyLineStart, () => blockValue(childPath(path, key), depth + 1, col, true), path);
+      const next = skipToContent();
+      if (next < 0 || next < col) return map;
+      if (next > col) outside();
+      keyAt = pos;
+      keyLine = line;
+      keyLineStart = lineStart;
+      const c = text.charCodeAt(pos);
+      if (c === 34) {
+        key = readDoubleQuoted();
+        afterQuoted(false);
+      } else if (c === 39) {
+        key = readSingleQuoted();
+        afterQuoted(false);
+      } else {
+        if (isIndicatorStart(c) || c === 38 || c === 42 || c === 91 || c === 123 || c === DASH) outside();
+        key = readPlain(false);
+      }
+      if (key === '' || pos >= n || text.charCodeAt(pos) !== COLON || !isBlank(pos + 1)) outside();
+    }
+  }
+
+  /** A block sequence whose first `-` is at `pos`, column `col`. */
+  function blockSeq(path: string, depth: number, col: number): YSeq {
+    const seq: YSeq = { kind: 'seq', items: [], loc: loc(path, pos, line, lineStart) };
+    for (;;) {
+      pos++; // the dash
+      seq.items.push(blockValue(childPath(path, seq.items.length), depth + 1, col, false));
+      const next = skipToContent();
+      if (next < 0 || next < col) return seq;
+      if (next > col || text.charCodeAt(pos) !== DASH || !isBlank(pos + 1)) {
+        // A mapping key at the sequence's column ends the sequence (`key:\n- a\nnext: b`).
+        return seq;
+      }
+    }
+  }
+
+  function countNodes(node: YNode): number {
+    if (node.kind === 'scalar') return 1;
+    let count = 1;
+    if (node.kind === 'seq') for (const item of node.items) count += countNodes(item);
+    else for (const value of node.entries.values()) count += countNodes(value);
+    return count;
+  }
+
+  // Tabs, carriage returns, control characters and byte-order marks are left to `yaml`.
+  if (/[\x00-\x09\x0b-\x1f\x7f\ufeff\ufffe\uffff]/.test(text)) return null;
+  try {
+    const col = skipToContent();
+    let root: YNode;
+    if (col < 0) return null;
+    if (col !== 0) return null;
+    // Directives, document markers and a root that is not a collection are left to `yaml`.
+    if (text.startsWith('---', pos) || text.startsWith('...', pos)) return null;
+    root = blockNode('', 0, 0);
+    if (root.kind === 'scalar') return null;
+    if (skipToContent() >= 0) return null;
+    warnings.push(...found);
+    return { file, root, anchors };
+  } catch (e) {
+    if (e === OUTSIDE) return null;
+    throw e;
+  }
+}
