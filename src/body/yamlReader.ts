@@ -21,6 +21,11 @@ const childPath = (path: string, key: string | number): string =>
 
 /** Raised inside the reader when the text leaves the subset; caught by readYamlSubset only. */
 const OUTSIDE = Symbol('outside the YAML subset');
+/** A flow collection continued on a line not indented past its block (see yamlTree's indentFlowContinuations). */
+const UNDERINDENTED = Symbol('flow continuation not indented');
+
+/** readYamlSubset's answer when the text needs yamlTree's relaxed flow indentation first. */
+export const FLOW_UNDERINDENTED = 'flow continuation not indented';
 
 /** What an anchor's node needs for copies through aliases (the yaml route's counts, see yamlTree.ts). */
 interface AnchorInfo {
@@ -59,7 +64,7 @@ export function readYamlSubset(
   limits: LoadLimits,
   warnings: Diagnostic[],
   imported: ReadonlyMap<string, YNode>,
-): YamlFile | null {
+): YamlFile | null | typeof FLOW_UNDERINDENTED {
   const n = text.length;
   let pos = 0;
   let line = 1;
@@ -292,6 +297,19 @@ export function readYamlSubset(
       if (isIndicatorStart(c) || c === 38 || c === 42 || (c === DASH && isBlank(pos + 1))) outside();
       value = readPlain(true);
       if (value === '') outside();
+      // A plain scalar continued on the next line (a missing comma in AizuSpider's lists): folded with a space.
+      while (pos < n && text.charCodeAt(pos) === NEWLINE) {
+        let next = pos + 1;
+        while (next < n && text.charCodeAt(next) === SPACE) next++;
+        const d = next < n ? text.charCodeAt(next) : NEWLINE;
+        if (d === NEWLINE || d === HASH || isFlowIndicator(d) || isIndicatorStart(d) || d === 38 || d === 42 || d === 34 || d === 39) break;
+        if (d === DASH && isBlank(next + 1)) break;
+        if (next - (pos + 1) <= blockIndent) throw UNDERINDENTED;
+        pos = next;
+        line++;
+        lineStart = text.lastIndexOf('\n', next) + 1;
+        value += ` ${readPlain(true)}`;
+      }
     }
     return { kind: 'scalar', value, loc: loc(path, at, atLine, atLineStart), sink };
   }
@@ -312,7 +330,12 @@ export function readYamlSubset(
       line++;
       lineStart = pos;
       while (pos < n && text.charCodeAt(pos) === SPACE) pos++;
-      if (pos < n && text.charCodeAt(pos) !== NEWLINE && text.charCodeAt(pos) !== HASH && pos - lineStart <= blockIndent) outside();
+      if (pos >= n) outside();
+      const c = text.charCodeAt(pos);
+      if (c === NEWLINE || c === HASH) continue;
+      const col = pos - lineStart;
+      // A closing bracket may stand at the block's own indentation; other content must be indented past it.
+      if (col < blockIndent || (col === blockIndent && c !== 93 && c !== 125)) throw UNDERINDENTED;
     }
   }
 
@@ -440,7 +463,7 @@ export function readYamlSubset(
       const save = { pos, line, lineStart };
       const col = skipToContent();
       const nextIsSeq = col >= 0 && text.charCodeAt(pos) === DASH && isBlank(pos + 1);
-      if (col > indent || (seqAtIndent && col === indent && nextIsSeq)) return blockNode(path, depth, col);
+      if (col > indent || (seqAtIndent && col === indent && nextIsSeq)) return blockNode(path, depth, col, indent);
       pos = save.pos;
       line = save.line;
       lineStart = save.lineStart;
@@ -457,16 +480,21 @@ export function readYamlSubset(
   }
 
   /** A node starting at `pos` (column `col`) on a new line, in block context. */
-  function blockNode(path: string, depth: number, col: number): YNode {
+  function blockNode(path: string, depth: number, col: number, indent: number): YNode {
     const c = text.charCodeAt(pos);
     if (c === DASH && isBlank(pos + 1)) return blockSeq(path, depth, col);
     if (c === 38 /* & */) {
       pos++;
       const name = readName();
       while (pos < n && text.charCodeAt(pos) === SPACE) pos++;
-      if (pos >= n || text.charCodeAt(pos) === NEWLINE || text.charCodeAt(pos) === HASH) outside();
+      let at = pos - lineStart;
+      if (pos >= n || text.charCodeAt(pos) === NEWLINE || text.charCodeAt(pos) === HASH) {
+        // The anchor alone on its line: the node follows on the next lines.
+        at = skipToContent();
+        if (at <= indent) outside();
+      }
       const done = anchor(name, path, depth);
-      const node = blockNode(path, depth, pos - lineStart);
+      const node = blockNode(path, depth, at, indent);
       done(node);
       return node;
     }
@@ -573,13 +601,14 @@ export function readYamlSubset(
     if (col !== 0) return null;
     // Directives, document markers and a root that is not a collection are left to `yaml`.
     if (text.startsWith('---', pos) || text.startsWith('...', pos)) return null;
-    root = blockNode('', 0, 0);
+    root = blockNode('', 0, 0, -1);
     if (root.kind === 'scalar') return null;
     if (skipToContent() >= 0) return null;
     warnings.push(...found);
     return { file, root, anchors };
   } catch (e) {
     if (e === OUTSIDE) return null;
+    if (e === UNDERINDENTED) return FLOW_UNDERINDENTED;
     throw e;
   }
 }

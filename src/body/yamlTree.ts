@@ -6,7 +6,7 @@ import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Docum
 import { ModelLoadError, failAt } from '../model/errors.js';
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
-import { readYamlSubset } from './yamlReader.js';
+import { FLOW_UNDERINDENTED, readYamlSubset } from './yamlReader.js';
 
 /**
  * Nodes copied through aliases, per alias allowed. Real terrains are alias-heavy (WRS2018 TerrainD.body copies
@@ -451,7 +451,10 @@ export function parseYamlText(
   imported: ReadonlyMap<string, YNode> = new Map(),
 ): YamlFile {
   checkNesting(file, text, limits.maxDepth);
-  return readYamlSubset(file, text, limits, warnings, imported) ?? parseWithYamlPackage(file, text, limits, warnings, imported);
+  let direct = readYamlSubset(file, text, limits, warnings, imported);
+  // The yaml route reads such files relaxed (see parseWithYamlPackage), with the relaxed text's columns.
+  if (direct === FLOW_UNDERINDENTED) direct = readYamlSubset(file, indentFlowContinuations(text), limits, warnings, imported);
+  return direct !== null && direct !== FLOW_UNDERINDENTED ? direct : parseWithYamlPackage(file, text, limits, warnings, imported);
 }
 
 /**
