@@ -69,6 +69,8 @@ export function buildChoreonoidPeer(projectRoot: string, prefix: string): { bina
       '-O2',
       '-std=c++17',
       `-I${install.include}`,
+      // Choreonoid installs its bundled fmt beside its own headers.
+      `-I${join(prefix, 'include')}`,
       '-I/usr/include/eigen3',
       source,
       '-o',
