@@ -13,7 +13,7 @@
 // node for node against the `yaml` package route (test/body-yaml-reader.test.ts).
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
-import type { YMap, YNode, YSeq, YamlFile } from './yamlTree.js';
+import type { YMap, YNode, YScalar, YSeq, YamlFile } from './yamlTree.js';
 
 // yamlTree.ts's childPath (not imported: yamlTree.ts imports this module).
 const childPath = (path: string, key: string | number): string =>
@@ -53,6 +53,61 @@ const isIndicatorStart = (c: number): boolean =>
   c === 63 /* ? */ || c === 58 /* : */ || c === 44 /* , */ || c === 93 /* ] */ || c === 125 /* } */ || c === 35 /* # */;
 
 const isFlowIndicator = (c: number): boolean => c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
+
+/**
+ * Nodes copied through an alias. Their location is the original's line and column with the alias's
+ * YAML path, built only when asked for (a diagnostic, a shape's source): alias-heavy terrains copy
+ * tens of thousands of nodes, and a location object and path string for each was most of their
+ * load's garbage (TerrainD.body: 59 % of its profile was the garbage collector). Classes, because a
+ * shared getter is what makes the location lazy at no cost per node.
+ */
+class Copied {
+  constructor(
+    private readonly original: YNode,
+    private readonly from: string,
+    private readonly to: string,
+  ) {}
+
+  get loc(): SourceLocation {
+    const l = this.original.loc;
+    return { file: l.file, path: this.to + (l.path ?? this.from).slice(this.from.length), line: l.line, column: l.column };
+  }
+}
+
+class CopiedScalar extends Copied {
+  readonly kind = 'scalar';
+  readonly value: string;
+  readonly sink: Diagnostic[] | undefined;
+  constructor(original: YScalar, from: string, to: string) {
+    super(original, from, to);
+    this.value = original.value;
+    this.sink = original.sink;
+  }
+}
+
+class CopiedSeq extends Copied {
+  readonly kind = 'seq';
+  constructor(
+    original: YSeq,
+    from: string,
+    to: string,
+    readonly items: YNode[],
+  ) {
+    super(original, from, to);
+  }
+}
+
+class CopiedMap extends Copied {
+  readonly kind = 'map';
+  constructor(
+    original: YMap,
+    from: string,
+    to: string,
+    readonly entries: Map<string, YNode>,
+  ) {
+    super(original, from, to);
+  }
+}
 
 /**
  * The tree for `text`, or null when the text is outside the subset described above (the caller then
@@ -207,19 +262,15 @@ export function readYamlSubset(
 
   /** A copy of `node` (built at path `from`) at path `to`, as the yaml route's alias copies are. */
   function relocated(node: YNode, from: string, to: string): YNode {
-    const l = node.loc;
-    const at: SourceLocation = { file: l.file, path: to + (l.path ?? from).slice(from.length), line: l.line, column: l.column };
-    if (node.kind === 'scalar') {
-      return node.sink === undefined ? { kind: 'scalar', value: node.value, loc: at } : { kind: 'scalar', value: node.value, loc: at, sink: node.sink };
-    }
+    if (node.kind === 'scalar') return new CopiedScalar(node, from, to);
     if (node.kind === 'seq') {
       const items: YNode[] = new Array(node.items.length);
       for (let i = 0; i < items.length; i++) items[i] = relocated(node.items[i]!, from, to);
-      return { kind: 'seq', items, loc: at };
+      return new CopiedSeq(node, from, to, items);
     }
     const entries = new Map<string, YNode>();
     for (const [key, value] of node.entries) entries.set(key, relocated(value, from, to));
-    return { kind: 'map', entries, loc: at };
+    return new CopiedMap(node, from, to, entries);
   }
 
   /** `*name` at `path`, depth `depth`: a copy of the anchored node, or the importing body's node. */
@@ -450,8 +501,6 @@ export function readYamlSubset(
       const name = readName();
       const done = anchor(name, path, depth);
       const node = blockValue(path, depth, indent, seqAtIndent);
-      // An anchor on an empty value is placed differently by `yaml`: leave it to `yaml`.
-      if (node.kind === 'scalar' && node.value === '') outside();
       done(node);
       return node;
     }
@@ -467,7 +516,6 @@ export function readYamlSubset(
       pos = save.pos;
       line = save.line;
       lineStart = save.lineStart;
-      if (c === HASH) outside();
       return { kind: 'scalar', value: '', loc: loc(path, emptyAt, emptyLine, emptyLineStart), sink };
     }
     // Something on the indicator's line: a compact nested collection inside a sequence item, or an inline node.

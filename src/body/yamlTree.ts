@@ -309,11 +309,10 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
 export function readYamlFile(file: string, limits: LoadLimits, warnings: Diagnostic[], imported: ReadonlyMap<string, YNode> = new Map()): YamlFile {
   let text: string;
   try {
-    const { size } = statSync(file);
-    if (size > limits.maxFileBytes) {
-      failAt({ file, line: 1, column: 1 }, `file is ${size} bytes, over the limit of ${limits.maxFileBytes} bytes (limits.maxFileBytes)`);
-    }
     const stat = statSync(file);
+    if (stat.size > limits.maxFileBytes) {
+      failAt({ file, line: 1, column: 1 }, `file is ${stat.size} bytes, over the limit of ${limits.maxFileBytes} bytes (limits.maxFileBytes)`);
+    }
     if (!stat.isFile()) failAt({ file }, 'not a regular file');
     text = decodeUtf8(file, readFileSync(file));
   } catch (e) {
