@@ -63,15 +63,25 @@ const isFlowIndicator = (c: number): boolean => c === 44 || c === 91 || c === 93
  */
 class Copied {
   constructor(
-    private readonly original: YNode,
-    private readonly from: string,
-    private readonly to: string,
+    readonly original: YNode,
+    protected readonly from: string,
+    protected readonly to: string,
   ) {}
 
   get loc(): SourceLocation {
     const l = this.original.loc;
     return { file: l.file, path: this.to + (l.path ?? this.from).slice(this.from.length), line: l.line, column: l.column };
   }
+}
+
+/**
+ * The node a copy was made from (the node itself when it is no copy): what Choreonoid would share
+ * between the alias and its anchor, so what may share a conversion (see readGeometry).
+ */
+export function originalNode(node: YNode): YNode {
+  let n: YNode = node;
+  while (n instanceof Copied) n = n.original;
+  return n;
 }
 
 class CopiedScalar extends Copied {
@@ -85,28 +95,56 @@ class CopiedScalar extends Copied {
   }
 }
 
+/** A copied list; its items are copied when first asked for (a shared geometry's lists never are). */
 class CopiedSeq extends Copied {
   readonly kind = 'seq';
+  private copiedItems: YNode[] | undefined;
   constructor(
-    original: YSeq,
+    private readonly originalSeq: YSeq,
     from: string,
     to: string,
-    readonly items: YNode[],
   ) {
-    super(original, from, to);
+    super(originalSeq, from, to);
+  }
+
+  get items(): YNode[] {
+    if (this.copiedItems === undefined) {
+      const source = this.originalSeq.items;
+      const items: YNode[] = new Array(source.length);
+      for (let i = 0; i < items.length; i++) items[i] = relocated(source[i]!, this.from, this.to);
+      this.copiedItems = items;
+    }
+    return this.copiedItems;
   }
 }
 
+/** A copied mapping; its values are copied when first asked for. */
 class CopiedMap extends Copied {
   readonly kind = 'map';
+  private copiedEntries: Map<string, YNode> | undefined;
   constructor(
-    original: YMap,
+    private readonly originalMap: YMap,
     from: string,
     to: string,
-    readonly entries: Map<string, YNode>,
   ) {
-    super(original, from, to);
+    super(originalMap, from, to);
   }
+
+  get entries(): Map<string, YNode> {
+    if (this.copiedEntries === undefined) {
+      const entries = new Map<string, YNode>();
+      for (const [key, value] of this.originalMap.entries) entries.set(key, relocated(value, this.from, this.to));
+      this.copiedEntries = entries;
+    }
+    return this.copiedEntries;
+  }
+}
+
+/** A copy of `node` (built at path `from`) at path `to`, as the yaml route's alias copies are. */
+function relocated(node: YNode, from: string, to: string): YNode {
+  if (node.kind === 'scalar') return new CopiedScalar(node, from, to);
+  if (node.kind === 'seq') return new CopiedSeq(node, from, to);
+  return new CopiedMap(node, from, to);
 }
 
 /**
@@ -143,8 +181,12 @@ export function readYamlSubset(
   const outside = (): never => {
     throw OUTSIDE;
   };
-  const loc = (path: string, at: number, atLine: number, atLineStart: number): SourceLocation =>
-    path === '' ? { file, line: atLine, column: at - atLineStart + 1 } : { file, path, line: atLine, column: at - atLineStart + 1 };
+  /** Nodes built from the text so far (every node is located once when built). */
+  let built = 0;
+  const loc = (path: string, at: number, atLine: number, atLineStart: number): SourceLocation => {
+    built++;
+    return path === '' ? { file, line: atLine, column: at - atLineStart + 1 } : { file, path, line: atLine, column: at - atLineStart + 1 };
+  };
 
   /** Skips spaces and a comment on the current line; stops at the newline (or end). */
   function skipLineRest(): void {
@@ -260,19 +302,6 @@ export function readYamlSubset(
     if (depth > depthBudget) outside();
   }
 
-  /** A copy of `node` (built at path `from`) at path `to`, as the yaml route's alias copies are. */
-  function relocated(node: YNode, from: string, to: string): YNode {
-    if (node.kind === 'scalar') return new CopiedScalar(node, from, to);
-    if (node.kind === 'seq') {
-      const items: YNode[] = new Array(node.items.length);
-      for (let i = 0; i < items.length; i++) items[i] = relocated(node.items[i]!, from, to);
-      return new CopiedSeq(node, from, to, items);
-    }
-    const entries = new Map<string, YNode>();
-    for (const [key, value] of node.entries) entries.set(key, relocated(value, from, to));
-    return new CopiedMap(node, from, to, entries);
-  }
-
   /** `*name` at `path`, depth `depth`: a copy of the anchored node, or the importing body's node. */
   function alias(path: string, depth: number): YNode {
     pos++;
@@ -299,7 +328,7 @@ export function readYamlSubset(
   function anchor(name: string, path: string, depth: number): (node: YNode) => void {
     if (open.has(name)) outside();
     open.add(name);
-    const before = { aliases, copiedNodes, found: found.length, importedUses, deepest };
+    const before = { aliases, copiedNodes, built, found: found.length, importedUses, deepest };
     deepest = depth;
     return (node) => {
       open.delete(name);
@@ -309,8 +338,8 @@ export function readYamlSubset(
         node,
         path,
         aliases: aliases - before.aliases,
-        // Over-counts nodes copied inside it (they are in both terms): errs towards leaving it to `yaml`.
-        nodes: copiedNodes - before.copiedNodes + countNodes(node),
+        // Nodes in it, built or copied (copies are counted, not made, until they are read).
+        nodes: copiedNodes - before.copiedNodes + built - before.built,
         height,
         impure: found.length !== before.found || importedUses !== before.importedUses,
       });
@@ -632,16 +661,6 @@ export function readYamlSubset(
     }
   }
 
-  function countNodes(node: YNode): number {
-    if (node.kind === 'scalar') return 1;
-    let count = 1;
-    if (node.kind === 'seq') for (const item of node.items) count += countNodes(item);
-    else for (const value of node.entries.values()) count += countNodes(value);
-    return count;
-  }
-
-  // Tabs, carriage returns, control characters and byte-order marks are left to `yaml`.
-  if (/[\x00-\x09\x0b-\x1f\x7f\ufeff\ufffe\uffff]/.test(text)) return null;
   try {
     const col = skipToContent();
     let root: YNode;
