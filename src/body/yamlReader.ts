@@ -8,7 +8,7 @@
 // conversion took 15–20× Choreonoid's time (BENCHMARKS.md, "Load against Choreonoid"). The `yaml`
 // package stays the reference: anything this reader does not fully understand — block scalars,
 // tags, multi-line plain or quoted scalars, escapes, directives, tabs, any syntax error, any limit
-// being approached, duplicate keys inside aliased nodes — makes it return null, and the caller reads
+// being approached — makes it return null, and the caller reads
 // the file with the `yaml` package, which gives the exact message and location. Its output is checked
 // node for node against the `yaml` package route (test/body-yaml-reader.test.ts).
 import type { LoadLimits } from '../model/options.js';
@@ -36,7 +36,9 @@ interface AnchorInfo {
   nodes: number;
   /** Levels below the node, counted as the yaml route counts them (an alias adds one). */
   height: number;
-  /** A copy would differ from converting the node again (warnings made inside it, imported anchors used). */
+  /** Warnings made inside it (duplicate keys): every copy repeats them at its own path, as the yaml route does. */
+  warnings: Diagnostic[];
+  /** A copy would differ from converting the node again (imported anchors used inside it). */
   impure: boolean;
 }
 
@@ -321,6 +323,7 @@ export function readYamlSubset(
     copiedNodes += info.nodes;
     if (aliases > aliasBudget || copiedNodes > copyBudget) outside();
     noteDepth(depth + 1 + info.height);
+    for (const w of info.warnings) found.push({ ...w, path: path + (w.path ?? info.path).slice(info.path.length) });
     return relocated(info.node, info.path, path);
   }
 
@@ -341,7 +344,8 @@ export function readYamlSubset(
         // Nodes in it, built or copied (copies are counted, not made, until they are read).
         nodes: copiedNodes - before.copiedNodes + built - before.built,
         height,
-        impure: found.length !== before.found || importedUses !== before.importedUses,
+        warnings: found.slice(before.found),
+        impure: importedUses !== before.importedUses,
       });
       if (!anchors.has(name)) anchors.set(name, node);
     };
