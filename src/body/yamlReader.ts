@@ -678,7 +678,8 @@ export function readYamlSubset(
     warnings.push(...found);
     return { file, root, anchors };
   } catch (e) {
-    if (e === OUTSIDE) return null;
+    // Stack exhaustion on absurd nesting (limits.maxDepth raised far): the yaml route reports it.
+    if (e === OUTSIDE || e instanceof RangeError) return null;
     if (e === UNDERINDENTED) return FLOW_UNDERINDENTED;
     throw e;
   }
