@@ -1,6 +1,6 @@
 // Benchmarks send the same serialized message many times with a new stamp each time: written in place,
 // so the timed loop holds only the node's work.
-import type { Time } from '../src/ros/messages.js';
+import type { Time } from '../src/messages/messages.js';
 
 /** Writes `stamp` into a little-endian CDR message that starts with a std_msgs/Header (it follows the encapsulation header). */
 export function stampBytes(bytes: Uint8Array, stamp: Time): void {

@@ -4,7 +4,7 @@
 //
 // usage: node --expose-gc memory-child.js MODEL_FILE MESSAGES MESH_DIR   → one JSON object on stdout
 import { movingJointNames, jointPositions } from './tf.js';
-import type { JointState } from '../src/ros/messages.js';
+import type { JointState } from '../src/messages/messages.js';
 import { resolveSubjects } from './subjects.js';
 import { writeJointState } from '../src/cdr/joint-state.js';
 import { stampBytes } from './cdr-stamp.js';
@@ -48,14 +48,14 @@ async function main(): Promise<void> {
   const [file, count, meshDir] = process.argv.slice(2);
   if (!gc || !file || !count || !meshDir) throw new Error('usage: node --expose-gc memory-child.js MODEL_FILE MESSAGES MESH_DIR');
   const total = Number(count);
-  const { loadRobotModel, toUrdf, startBridge } = await resolveSubjects(meshDir);
+  const { loadRobotModel, toUrdf, startRobotPublisher } = await resolveSubjects(meshDir);
   if (!loadRobotModel.ok) throw new Error(loadRobotModel.reason);
   if (!toUrdf.ok) throw new Error(toUrdf.reason);
-  if (!startBridge.ok) throw new Error(startBridge.reason);
+  if (!startRobotPublisher.ok) throw new Error(startRobotPublisher.reason);
 
   collect();
   const baselineRssBytes = process.memoryUsage().rss;
-  const driver = startBridge.value(file, loadRobotModel.value, toUrdf.value);
+  const driver = startRobotPublisher.value(file, loadRobotModel.value, toUrdf.value);
   const peakRssAfterLoadBytes = process.resourceUsage().maxRSS * 1024;
   const servingRssBytes = sample(0).rssBytes;
 

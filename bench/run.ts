@@ -1,4 +1,4 @@
-// `npm run bench`: every measurement of issue 7 in one run, each next to its peer or physical limit
+// `npm run bench`: every measurement in one run, each next to its peer or physical limit
 // measured in the same run. Writes bench/results/latest.json and latest.md (or --out DIR); with
 // --publish also BENCHMARKS.md and BENCHMARKS.json at the project root.
 //
@@ -175,13 +175,13 @@ async function main(): Promise<void> {
   let tf: Item<TfSection> | null = null;
   if (args.only.has('tf')) {
     log('tf: building the KDL peer');
-    const { loadRobotModel, toUrdf, startBridge } = subjects;
+    const { loadRobotModel, toUrdf, startRobotPublisher } = subjects;
     tf = attempt('tf', () => {
       if (!loadRobotModel.ok) throw new Error(loadRobotModel.reason);
       if (!toUrdf.ok) throw new Error(toUrdf.reason);
-      if (!startBridge.ok) throw new Error(startBridge.reason);
+      if (!startRobotPublisher.ok) throw new Error(startRobotPublisher.reason);
       const kdlBinary = buildKdlPeer(projectRoot);
-      const start: StartTfDriver = (model) => startBridge.value(model.sourceFile, () => model, toUrdf.value);
+      const start: StartTfDriver = (model) => startRobotPublisher.value(model.sourceFile, () => model, toUrdf.value);
       const most = surveyed.reduce<(typeof surveyed)[number] | null>((b, m) => (!b || m.movingJoints > b.movingJoints ? m : b), null);
       const cases: Item<TfCase>[] = [];
       if (most) {

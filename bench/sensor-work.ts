@@ -1,5 +1,5 @@
 // The device relay's real work, as the node runs it: the CDR bytes of a choreonoid_ros message in,
-// the CDR bytes of every message the relay publishes for it out, through startDeviceBridge on the
+// the CDR bytes of every message the relay publishes for it out, through startDeviceRelay on the
 // in-memory transport. Frames carry realistic content (a tilted plane with a few invalid pixels /
 // no-return beams) so that both the valid and the invalid branch of every conversion run.
 import { identityPose } from '../src/model/math.js';
@@ -9,7 +9,7 @@ import { writeImu } from '../src/cdr/imu.js';
 import { writeLaserScan } from '../src/cdr/laser-scan.js';
 import { writePointCloud2 } from '../src/cdr/point-cloud2.js';
 import { writeWrenchStamped } from '../src/cdr/wrench-stamped.js';
-import { type Image, MessageType, type PointCloud2 } from '../src/ros/messages.js';
+import { type Image, MessageType, type PointCloud2 } from '../src/messages/messages.js';
 import { chainModel } from './chain.js';
 import type { Resolved } from './subjects.js';
 import { reasonOf, unavailable } from './subjects.js';
@@ -154,12 +154,12 @@ export interface NamedWork {
 }
 
 export async function sensorWorks(): Promise<NamedWork[]> {
-  let relay: { bridge: typeof import('../src/devices/bridge.js'); frames: typeof import('../src/devices/frames.js'); mem: typeof import('../src/ros/memory-transport.js') } | undefined;
+  let relay: { bridge: typeof import('../src/ros/device-relay.js'); frames: typeof import('../src/kinematics/device-frames.js'); mem: typeof import('../src/ros/memory-transport.js') } | undefined;
   let failure = '';
   try {
     relay = {
-      bridge: await import('../src/devices/bridge.js'),
-      frames: await import('../src/devices/frames.js'),
+      bridge: await import('../src/ros/device-relay.js'),
+      frames: await import('../src/kinematics/device-frames.js'),
       mem: await import('../src/ros/memory-transport.js'),
     };
   } catch (error) {
@@ -175,12 +175,12 @@ export async function sensorWorks(): Promise<NamedWork[]> {
     const model = bodyWith(device);
     // The publications are only counted: no copy of each on the way (rclnodejs hands them to DDS).
     const transport = relay.mem.createMemoryTransport({ copyRaw: false });
-    relay.bridge.startDeviceBridge({
+    relay.bridge.startDeviceRelay({
       model,
       frames: relay.frames.deviceFrames(model),
       transport,
       framePrefix: '',
-      params: { ...relay.bridge.defaultDeviceBridgeParams, cameraInfoWithoutImages: false },
+      params: { ...relay.bridge.defaultRelayParams, cameraInfoWithoutImages: false },
     });
     const topic = transport.topics().find((t) => t.direction === 'subscribe' && t.type === inputType);
     if (!topic) return { name, work: unavailable(`the device relay subscribes to no ${inputType} for a ${device.type}`) };

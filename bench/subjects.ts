@@ -1,7 +1,7 @@
 // The code under measurement, resolved at run time: the bench must still run, and say why, when a
 // piece of body_bridge is missing or broken (that measurement then reports "not available: <reason>").
 import type { RobotModel } from '../src/model/types.js';
-import type { TFMessage, Time } from '../src/ros/messages.js';
+import type { TFMessage, Time } from '../src/messages/messages.js';
 import type { TfDriver } from './tf.js';
 
 export type Resolved<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -27,12 +27,12 @@ export type LoadModel = (file: string) => RobotModel;
 export type ConvertToUrdf = (model: RobotModel) => { xml: string; meshCount: number; meshBytes: number };
 
 /** A bridge over the in-memory transport, fed by `send`, for a model loaded by `loadModel(file)`. */
-export type StartBridge = (file: string, loadModel: LoadModel, toUrdf: ConvertToUrdf) => TfDriver & { model: RobotModel };
+export type StartRobotPublisher = (file: string, loadModel: LoadModel, toUrdf: ConvertToUrdf) => TfDriver & { model: RobotModel };
 
 export interface Subjects {
   loadRobotModel: Resolved<LoadModel>;
   toUrdf: Resolved<ConvertToUrdf>;
-  startBridge: Resolved<StartBridge>;
+  startRobotPublisher: Resolved<StartRobotPublisher>;
 }
 
 export async function resolveSubjects(meshDir: string): Promise<Subjects> {
@@ -50,15 +50,15 @@ export async function resolveSubjects(meshDir: string): Promise<Subjects> {
     }) satisfies ConvertToUrdf;
   });
 
-  const startBridge = await attempt('src/ros bridge over the memory transport', async () => {
-    const ros = await import('../src/ros/bridge.js');
+  const startRobotPublisher = await attempt('src/ros robot publisher over the memory transport', async () => {
+    const ros = await import('../src/ros/robot-publisher.js');
     const mem = await import('../src/ros/memory-transport.js');
     const readTf = (await import('../src/cdr/tf-message.js')).readTfMessage;
     return ((file: string, loadModel: LoadModel, urdf: ConvertToUrdf) => {
       // The publications are only read back after timing: no copy of each one on the way.
       const transport = mem.createMemoryTransport({ copyRaw: false });
       let model: RobotModel | undefined;
-      const bridge = ros.startBridge(
+      const bridge = ros.startRobotPublisher(
         {
           transport,
           loadModel: (f) => (model = loadModel(f)),
@@ -92,8 +92,8 @@ export async function resolveSubjects(meshDir: string): Promise<Subjects> {
         },
         stop: () => bridge.stop(),
       };
-    }) satisfies StartBridge;
+    }) satisfies StartRobotPublisher;
   });
 
-  return { loadRobotModel, toUrdf, startBridge };
+  return { loadRobotModel, toUrdf, startRobotPublisher };
 }

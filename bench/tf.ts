@@ -2,7 +2,7 @@
 // the in-memory transport), against robot_state_publisher's per-message work on KDL in C++.
 import type { RobotModel } from '../src/model/types.js';
 import { writeJointState } from '../src/cdr/joint-state.js';
-import type { JointState, TFMessage, Time, TransformStamped } from '../src/ros/messages.js';
+import type { JointState, TFMessage, Time, TransformStamped } from '../src/messages/messages.js';
 import { stampBytes } from './cdr-stamp.js';
 import { runKdlPeer } from './kdl.js';
 import { type Repetitions, type Stats, mapStats, summarize } from './stats.js';

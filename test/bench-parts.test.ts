@@ -10,7 +10,7 @@ import { chainModel } from '../bench/chain.js';
 import { bigMeshWrl } from '../bench/wrl-gen.js';
 import { loadRobotModel } from '../src/load.js';
 import type { RobotModel } from '../src/model/types.js';
-import type { TransformStamped } from '../src/ros/messages.js';
+import type { TransformStamped } from '../src/messages/messages.js';
 import { corpusDir, requireShared } from './support/oracle.js';
 
 describe('traceReads', () => {

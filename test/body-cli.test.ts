@@ -1,16 +1,15 @@
 // `body-bridge info` and `check`: in-process through the dispatcher (runCli), and once through the
 // built executable (dist/cli/main.js, built by `npm test`'s tsc step) to check the bin end to end.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { runCli, COMMANDS } from '../src/cli/main.js';
 import { type InfoJson } from '../src/cli/info.js';
 import { compareValues, corpusDir, oracleEntries, projectRoot } from './support/oracle.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'body-cli-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('body-cli-');
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

@@ -1,17 +1,16 @@
 // Bad .body files give one located error: the file, the YAML path, line:column and what was
 // expected. Each case is test/models/body/base.body with one defect; positions are found in the
 // edited text, not taken from the loader.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadBodyFile } from '../src/body/index.js';
 import { ModelLoadError } from '../src/model/errors.js';
 import { projectRoot } from './support/oracle.js';
+import { scratchDir } from './support/temp-dir.js';
 
 const base = readFileSync(join(projectRoot, 'test/models/body/base.body'), 'utf8');
-const dir = mkdtempSync(join(tmpdir(), 'body-errors-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('body-errors-');
 let counter = 0;
 
 /** base.body with each [from, to] replacement applied once (each `from` must occur). */

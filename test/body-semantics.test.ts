@@ -1,18 +1,17 @@
 // Choreonoid's meaning of .body keys, one rule per test, on small models written for the test.
 // Expected values are worked out by hand from the rule (see ../shared/oracle/README.md "semantics"
 // and Choreonoid's StdBodyLoader); the corpus-wide oracle test checks the same rules on real files.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadBodyFile } from '../src/body/index.js';
 import { ModelLoadError } from '../src/model/errors.js';
 import type { LoadOptions } from '../src/model/options.js';
 import type { Mat3, RobotModel } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'body-semantics-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('body-semantics-');
 let counter = 0;
 
 const header = (version = '2.0', extra = ''): string => `format: ChoreonoidBody\nformat_version: ${version}\nname: T\n${extra}`;

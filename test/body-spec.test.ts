@@ -1,18 +1,17 @@
 // The Body file tutorial and reference (../shared/spec) as tests: SimpleTank built step by step from
 // the tutorial's full listing, the listing's mis-indented devices, and the reference's examples.
 // Expected values are worked out by hand from the spec text (units converted, masses combined).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { loadBodyFile } from '../src/body/index.js';
 import { ModelLoadError } from '../src/model/errors.js';
 import type { RobotModel } from '../src/model/types.js';
 import { compareWithOracle, oracleEntries, requireShared, specDir } from './support/oracle.js';
+import { scratchDir } from './support/temp-dir.js';
 
 requireShared();
-const dir = mkdtempSync(join(tmpdir(), 'body-spec-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('body-spec-');
 
 const deg = (d: number): number => (d * Math.PI) / 180;
 

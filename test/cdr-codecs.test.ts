@@ -9,10 +9,12 @@ import { readImu, writeImu } from '../src/cdr/imu.js';
 import { jointStateReader, writeJointState } from '../src/cdr/joint-state.js';
 import { readLaserScan, writeLaserScan } from '../src/cdr/laser-scan.js';
 import { readPointCloud2, writePointCloud2 } from '../src/cdr/point-cloud2.js';
-import { readTfMessage, tfMessageWriter, writeTfMessage } from '../src/cdr/tf-message.js';
+import { readTfMessage, tfMessageWriter } from '../src/cdr/tf-message.js';
 import { readWrenchStamped, writeWrenchStamped } from '../src/cdr/wrench-stamped.js';
-import type { CameraInfo, Image, Imu, JointState, LaserScan, PointCloud2, TFMessage, WrenchStamped } from '../src/ros/messages.js';
+import type { CameraInfo, Image, Imu, JointState, LaserScan, PointCloud2, TFMessage, WrenchStamped } from '../src/messages/messages.js';
 import { asciiOnly, peerDecode, peerEncode, plain } from './support/cdr-peer.js';
+
+const writeTfMessage = (m: TFMessage): Uint8Array => tfMessageWriter()(m.transforms);
 
 const NON_ASCII = 'カメラ_é_😀';
 const header = (frame_id: string, sec = 12, nanosec = 345_678_901) => ({ stamp: { sec, nanosec }, frame_id });

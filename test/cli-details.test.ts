@@ -1,9 +1,8 @@
 // The small things a user meets first: the version, a file that is not a model, a joint value outside
 // its range, counts in words, link and shape names a viewer can index, and the conventions rule itself.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 import { loadRobotModel } from '../src/load.js';
 import { ModelLoadError } from '../src/model/errors.js';
@@ -12,9 +11,9 @@ import { uniqueNamer } from '../src/model/unique-name.js';
 import { toUrdf } from '../src/urdf/index.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 import { child, childrenNamed, parseXml } from './support/urdf-peers.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cli-details-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir('cli-details-');
 
 async function run(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -96,7 +95,15 @@ describe('names a viewer can index', () => {
 
   test('uniqueNamer: the name itself when free, then _2, _3, never one already taken', () => {
     const name = uniqueNamer(['a', 'a_3']);
-    expect(['b', 'a', 'a', 'a', 'b'].map(name)).toEqual(['b', 'a_2', 'a_4', 'a_5', 'b_2']);
+    expect(['b', 'a', 'a', 'a', 'b'].map((n) => name(n))).toEqual(['b', 'a_2', 'a_4', 'a_5', 'b_2']);
+  });
+
+  test('uniqueNamer with derived names: a name is free only when the names made from it are free too', () => {
+    const name = uniqueNamer(['cam_optical_frame', 'cam_2']);
+    const optical = (f: string): string[] => [`${f}_optical_frame`];
+    expect(name('cam', optical)).toBe('cam_3');
+    expect(name('cam_3_optical_frame')).toBe('cam_3_optical_frame');
+    expect(name('cam', optical)).toBe('cam_4');
   });
 });
 

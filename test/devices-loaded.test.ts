@@ -3,7 +3,7 @@
 // layer assumes (lens and image types, yaw conventions, units).
 import { describe, expect, it } from 'vitest';
 import { cameraInfo } from '../src/devices/camera-info.js';
-import { deviceFrames } from '../src/devices/frames.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { deviceTopics } from '../src/devices/topics.js';
 import { loadRobotModel } from '../src/load.js';
 import { corpusDir } from './support/oracle.js';

@@ -1,14 +1,14 @@
 // Buffer reuse in the RangeCamera relay: the converted cloud and depth are copied into each outgoing
 // message, and both transports copy those bytes on publish (rclnodejs hands them to rcl, the memory
 // transport keeps a copy), so reuse is never visible in what was published. The relayed content itself is
-// checked against Choreonoid in devices-bridge.test.ts.
+// checked against Choreonoid in ros-device-relay.test.ts.
 import { describe, expect, it } from 'vitest';
-import { defaultDeviceBridgeParams, startDeviceBridge } from '../src/devices/bridge.js';
+import { defaultRelayParams, startDeviceRelay } from '../src/ros/device-relay.js';
 import { cameraIntrinsics } from '../src/devices/camera-info.js';
-import { deviceFrames } from '../src/devices/frames.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { cloudLayout, rangeCameraFromCloud } from '../src/devices/pointcloud.js';
 import type { Device, RobotModel } from '../src/model/types.js';
-import type { Image, PointCloud2 } from '../src/ros/messages.js';
+import type { Image, PointCloud2 } from '../src/messages/messages.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
 import { peerCodec } from './support/cdr-peer.js';
 import { modelFromOracle, oracleEntry } from './support/oracle-devices.js';
@@ -75,7 +75,7 @@ describe('RangeCamera relay buffer reuse', () => {
     const { model, device } = kinect();
     const k = cameraIntrinsics(device.params)!;
     const t = createMemoryTransport({ codec: peerCodec });
-    const stop = startDeviceBridge({ model, frames: deviceFrames(model), transport: t, framePrefix: '', params: defaultDeviceBridgeParams });
+    const stop = startDeviceRelay({ model, frames: deviceFrames(model), transport: t, framePrefix: '', params: defaultRelayParams });
     const clouds = [1, 2, 3].map((seed) => upstreamCloud(k.width, k.height, seed));
     for (const c of clouds) expect(t.inject(`/${model.name}/${NAME}/point_cloud`, c)).toBe(1);
     stop();

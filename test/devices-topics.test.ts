@@ -2,7 +2,7 @@
 // output), checked against the table and, for the intrinsics, against projection geometry.
 import { describe, expect, it } from 'vitest';
 import { cameraInfo, cameraIntrinsics } from '../src/devices/camera-info.js';
-import { deviceFrames } from '../src/devices/frames.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { deviceTopics, topicToken } from '../src/devices/topics.js';
 import { frameTree } from '../src/kinematics/frames.js';
 import type { CameraParams, Device, RobotModel } from '../src/model/types.js';

@@ -1,4 +1,4 @@
-// Property-based fuzzing of the loaders and the URDF writer (issue 8): real corpus models, copied with
+// Property-based fuzzing of the loaders and the URDF writer: real corpus models, copied with
 // their resources into a temp dir, get 1–3 mutations (test/hostile/mutations.ts) in the model file or
 // one of its resources, and every mutant must satisfy the hostile-input contract (test/support/contract.ts):
 // it loads (and its URDF passes check_urdf with nothing written outside the mesh dir) or it fails with a

@@ -1,4 +1,4 @@
-// Inputs built to exhaust time, memory or the stack (issue 8): alias bombs, 10,000-deep YAML and VRML
+// Inputs built to exhaust time, memory or the stack: alias bombs, 10,000-deep YAML and VRML
 // nesting, 50 MB files, include fan-out, triangle budget. They are generated into a temp dir at test time (never committed) and
 // loaded in a child process with a heap bound and a time bound, so a blow-up fails the case instead
 // of taking the test run down. Each name says the outcome we decided on.

@@ -1,4 +1,4 @@
-// Hostile and broken .body files (issue 8): each case is the base model test/hostile/models/arm.body
+// Hostile and broken .body files: each case is the base model test/hostile/models/arm.body
 // with one defect, and its name says the outcome we decided on — "loads with warning" (something
 // was repaired or ignored, and the URDF written from it is valid) or "located error" (ModelLoadError
 // naming the file, the YAML path, line:column and what was expected). Every case also goes through
@@ -515,7 +515,7 @@ describe('names that are hostile to XML, paths and TF', () => {
   });
 });
 
-describe('fixed findings (issue 8): names, sizes and mass values the loader must refuse or repair', () => {
+describe('fixed findings: names, sizes and mass values the loader must refuse or repair', () => {
 
   test('a link with an empty name (`name:` and nothing after it; found by the fuzzer) → located error at links[2].name', async () => {
     const text = edit(baseBody, ['    name: HAND\n', '    name:\n']);
@@ -546,7 +546,7 @@ describe('fixed findings (issue 8): names, sizes and mass values the loader must
   });
 });
 
-describe('fixed findings (issue 8): geometry given in the .body file', () => {
+describe('fixed findings: geometry given in the .body file', () => {
   const withGeometry = (geometry: string): string =>
     edit(baseBody, ['        geometry: { type: Box, size: [ 0.2, 0.2, 0.1 ] }\n', `        geometry: ${geometry}\n`]);
 

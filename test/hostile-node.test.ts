@@ -1,4 +1,4 @@
-// The running node under hostile input (issue 8): joint_states with unknown names, NaN, mismatched
+// The running node under hostile input: joint_states with unknown names, NaN, mismatched
 // lengths, huge arrays, stamps far in the future or past, 10 kHz floods; body_file turning broken,
 // missing, a directory, back and forth; an unwritable mesh directory. The node must keep serving the
 // last good model and TF, log each problem once per throttle window, and keep its memory flat.

@@ -1,4 +1,4 @@
-// Hostile and broken OpenHRP VRML97 files (issue 8): each case is test/hostile/models/arm.wrl (and
+// Hostile and broken OpenHRP VRML97 files: each case is test/hostile/models/arm.wrl (and
 // the parts.wrl it inlines) with one defect; the test name says the outcome we decided on. Every case
 // also goes through the general contract of test/support/contract.ts.
 import { mkdirSync } from 'node:fs';
@@ -177,7 +177,7 @@ describe('files referenced by Inline', () => {
   });
 });
 
-describe('fixed findings (issue 8): values and geometry the loader must refuse or report', () => {
+describe('fixed findings: values and geometry the loader must refuse or report', () => {
   test('finite but huge Segment mass properties (mass 1e308, centerOfMass z 1e300) → located error, not NaN in the combined inertia', async () => {
     const text = edit(baseWrl, ['              mass 1.0\n', '              mass 1e308\n'], ['              centerOfMass 0 0 0.2\n', '              centerOfMass 0 0 1e300\n']);
     const { run, file } = await load(text);

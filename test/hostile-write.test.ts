@@ -1,4 +1,4 @@
-// "Never a URDF or mesh file half-written, never a path written outside the mesh directory" (issue 8),
+// "Never a URDF or mesh file half-written, never a path written outside the mesh directory",
 // checked on the writer directly: failing targets, tampered mesh names, concurrent writers.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -3,15 +3,13 @@ import { describe, expect, test } from 'vitest';
 import {
   axisAngle,
   composePose,
-  invertPose,
-  matrixFromQuaternion,
-  matrixFromRpy,
   mulMat,
   normalize,
   quaternionFromMatrix,
   rpyFromMatrix,
   transpose,
 } from '../src/model/math.js';
+import { invertPose, matrixFromQuaternion, matrixFromRpy } from './support/rotations.js';
 import type { Mat3, Vec3 } from '../src/model/types.js';
 
 const expectMat = (a: Mat3, b: Mat3, eps = 1e-12): void => {

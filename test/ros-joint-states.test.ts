@@ -1,10 +1,10 @@
-// joint_states from a hostile or broken publisher (issue 8 findings against src/ros): whatever arrives,
+// joint_states from a hostile or broken publisher (hostile findings against src/ros): whatever arrives,
 // the node logs a bounded amount, keeps bounded state, and /tf keeps following good messages.
 import { describe, expect, it } from 'vitest';
 import { createWarningThrottle, handleJointState, invalidStamp, newThrottleState } from '../src/ros/joint-states.js';
-import type { TFMessage } from '../src/ros/messages.js';
+import type { TFMessage } from '../src/messages/messages.js';
 import { sampleRobot } from './support/urdf-models.js';
-import { at, jointState, rig } from './ros-helpers.js';
+import { at, jointState, rig } from './support/ros-rig.js';
 
 const T0 = 2000;
 const S = 1_000_000_000n;

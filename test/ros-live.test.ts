@@ -142,9 +142,9 @@ describe.skipIf(skipReason !== null)('body_bridge on a live ROS 2 graph', () => 
       const stamp = node.now().toMsg();
       const found = await waitFor('/tf for J1', 30_000, () => {
         pub.publish({ header: { stamp, frame_id: '' }, name: ['J1'], position: [0.5], velocity: [], effort: [] });
-        return received.find((m) => m.transforms.some((t: Any) => t.child_frame_id === 'live/J1'));
+        return received.find((m) => m.transforms.some((t: Any) => t.child_frame_id === 'live/J1_link'));
       });
-      const t = found.transforms.find((x: Any) => x.child_frame_id === 'live/J1');
+      const t = found.transforms.find((x: Any) => x.child_frame_id === 'live/J1_link');
       expect(t.header.stamp).toEqual(stamp);
     });
 
@@ -288,7 +288,7 @@ describe.skipIf(skipReason !== null)('body_bridge on a live ROS 2 graph', () => 
       sim.publish({ header: { stamp, frame_id: '' }, name: ['J1'], position: [0.25], velocity: [], effort: [] });
       r2js.publish({ header: { stamp, frame_id: '' }, name: ['TURRET_Y'], position: [0.25], velocity: [], effort: [] });
       const children = new Set(tf.flatMap((m) => m.transforms.map((t: Any) => t.child_frame_id)));
-      return children.has('w1/J1') && children.has('r2/TURRET_Y') ? true : undefined;
+      return children.has('w1/J1_link') && children.has('r2/TURRET_Y_link') ? true : undefined;
     }, () => p1.output() + p2.output());
     expect(await ros2('param', 'get', `${W}/arm`, 'frame_prefix')).toMatch(/String value is: w1\//);
   });

@@ -1,17 +1,16 @@
 // The node as main.ts runs it on ROS 2 (src/ros/node.ts), on the rclnodejs stand-in: the bundled example
 // when no body_file is given, robot_description in its topic and parameter, parameter sets from clients
 // applied or refused by the bridge, and a clean stop.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startNode } from '../src/ros/node.js';
 import { projectRoot } from './support/oracle.js';
-import { fakeRclnodejs } from './ros-fake-rclnodejs.js';
+import { fakeRclnodejs } from './support/fake-rclnodejs.js';
 import { peerDecode } from './support/cdr-peer.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-node-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('body-bridge-node-');
 
 describe('the node on rclnodejs', () => {
   it('serves the bundled example, mirrors robot_description, applies and refuses client parameter sets, and stops cleanly', async () => {

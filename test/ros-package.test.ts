@@ -2,17 +2,16 @@
 // file documents every parameter with its default, package.xml / CMakeLists.txt configure, the
 // installed launcher finds the app and the bundled models, and the dry run without ROS 2 reports.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startupMode } from '../src/ros/dry-run.js';
 import { paramSpecs } from '../src/ros/params.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-package-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('body-bridge-package-');
 const read = (rel: string): string => readFileSync(join(projectRoot, rel), 'utf8');
 const withoutRos = (): NodeJS.ProcessEnv => {
   const env = { ...process.env };

@@ -3,17 +3,16 @@
 // takes its override unless told not to; a set is refused when the descriptor is read-only, then by
 // the on-set callbacks). `npm run typecheck:ros` checks the same file against rclnodejs's own
 // declarations; test/ros-live.test.ts runs it for real where ROS 2 is sourced.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { paramSpecs } from '../src/ros/params.js';
 import { startRosNode } from '../src/ros/rclnodejs-transport.js';
 import { latchedQoS, sensorDataQoS } from '../src/ros/transport.js';
-import { fakeRclnodejs } from './ros-fake-rclnodejs.js';
+import { fakeRclnodejs } from './support/fake-rclnodejs.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-glue-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('body-bridge-glue-');
 
 async function start(extraArgs: string[] = [], env: NodeJS.ProcessEnv = { ROS_DISTRO: 'humble' }) {
   const fake = fakeRclnodejs();

@@ -1,23 +1,22 @@
 // Hot reload through the real pipeline the node runs: the .body loader, the URDF writer with its mesh
 // files, and the bridge watching the file — edits picked up, broken edits reported with their location
 // while the last good model keeps serving.
-import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadRobotModel } from '../src/load.js';
-import { startBridge } from '../src/ros/bridge.js';
+import { startRobotPublisher } from '../src/ros/robot-publisher.js';
 import { describeModel } from '../src/ros/description.js';
 import { fileSignature } from '../src/ros/dry-run.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
 import { peerCodec } from './support/cdr-peer.js';
-import type { StringMsg, TFMessage } from '../src/ros/messages.js';
+import type { StringMsg, TFMessage } from '../src/messages/messages.js';
 import { defaultParams } from '../src/ros/params.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { toUrdf } from '../src/urdf/index.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-reload-body-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('body-bridge-reload-body-');
 
 const body = (extra = '') => `format: ChoreonoidBody
 format_version: 2.0
@@ -53,7 +52,7 @@ describe('hot reload of a .body file', () => {
     const meshDir = join(scratch, 'meshes');
     write(file, body());
     const transport = createMemoryTransport({ codec: peerCodec });
-    const bridge = startBridge(
+    const bridge = startRobotPublisher(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { body_file: file, mesh_dir: meshDir, publish_joint_states: false, watch_period: 0.5 },
     );
@@ -101,7 +100,7 @@ describe('hot reload of a .body file', () => {
     const file = join(scratch, 'gone.body');
     write(file, body());
     const transport = createMemoryTransport({ codec: peerCodec });
-    const bridge = startBridge(
+    const bridge = startRobotPublisher(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { ...defaultParams(), body_file: file, mesh_dir: join(scratch, 'meshes2'), publish_joint_states: false },
     );
@@ -122,7 +121,7 @@ describe('the file watch runs on wall time', () => {
     const file = join(scratch, 'paused.body');
     write(file, body());
     const transport = createMemoryTransport({ codec: peerCodec });
-    const bridge = startBridge(
+    const bridge = startRobotPublisher(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { ...defaultParams(), body_file: file, mesh_dir: join(scratch, 'meshes-paused'), watch_period: 1 },
     );
@@ -148,7 +147,7 @@ describe('the file watch runs on wall time', () => {
 describe('a mesh directory that cannot be written', () => {
   const start = (file: string, meshDir: string) => {
     const transport = createMemoryTransport({ codec: peerCodec });
-    const bridge = startBridge(
+    const bridge = startRobotPublisher(
       { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
       { ...defaultParams(), body_file: file, mesh_dir: meshDir, publish_joint_states: false, watch_body_file: false },
     );

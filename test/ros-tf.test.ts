@@ -6,13 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { jointPositions, tfJson } from '../src/cli/tf.js';
 import { loadRobotModel } from '../src/load.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
-import { deviceFrames } from '../src/devices/frames.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { framePoses, frameTree, isMovingJoint } from '../src/kinematics/frames.js';
-import { MessageType, type TFMessage } from '../src/ros/messages.js';
+import { MessageType, type TFMessage } from '../src/messages/messages.js';
 import { checkMessage } from './support/msgcheck.js';
 import { modelFromOracle } from './support/oracle-devices.js';
 import { corpusDir, type OracleConfiguration, oracleEntries } from './support/oracle.js';
-import { at, composeTree, jointState, poseError, relative, rig } from './ros-helpers.js';
+import { at, composeTree, jointState, poseError, relative, rig } from './support/ros-rig.js';
 
 const entries = oracleEntries().filter((e) => e.oracle.ok);
 

@@ -1,20 +1,19 @@
 // `body-bridge urdf` and `body-bridge tf` end to end on the SimpleTank tutorial model: the URDF the
 // command writes goes through check_urdf and KDL, and KDL's poses must equal what `tf` prints.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runTf, type TfJson } from '../src/cli/tf.js';
 import type { CommandIo } from '../src/cli/command.js';
 import { runUrdf } from '../src/cli/urdf.js';
 import { runCli } from '../src/cli/main.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { checkUrdf, child, childrenNamed, kdlForwardKinematics, parseXml, poseDifference } from './support/urdf-peers.js';
+import { scratchDir } from './support/temp-dir.js';
 
 requireShared();
 const tank = join(corpusDir, 'choreonoid/share/model/Tank/SimpleTank.body');
-const work = mkdtempSync(join(tmpdir(), 'bb-urdf-cli-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('bb-urdf-cli-');
 
 async function run(command: typeof runUrdf, argv: string[], env: NodeJS.ProcessEnv = {}) {
   let stdout = '';

@@ -11,7 +11,7 @@ import { basename, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jointPositions, tfJson } from '../src/cli/tf.js';
-import { deviceFrames } from '../src/devices/frames.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { loadRobotModel } from '../src/load.js';
 import { ModelLoadError } from '../src/model/errors.js';
 import type { Mat3, Pose, RobotModel, Vec3 } from '../src/model/types.js';

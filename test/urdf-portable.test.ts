@@ -2,16 +2,15 @@
 // the model's own files with what they use), referenced by relative or package:// URIs; and `--mesh-format stl`
 // for viewers that read only STL and COLLADA. Checked by moving the folder and opening it with check_urdf and
 // assimp from its new place.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runUrdf } from '../src/cli/urdf.js';
 import { corpusDir } from './support/oracle.js';
 import { assimpInfo, checkUrdf, child, childrenNamed, numbers, parseXml, type XmlNodeRead } from './support/urdf-peers.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const work = mkdtempSync(join(tmpdir(), 'bb-urdf-portable-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('bb-urdf-portable-');
 
 async function urdf(...argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   let stdout = '';

@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   isClosed,
-  meshBounds,
   signedVolume,
   tessellate,
   transformMesh,
@@ -11,6 +10,7 @@ import {
   triangulatePolygon2d,
   type TriangleMesh,
 } from '../src/model/tessellate.js';
+import { meshBounds } from './support/mesh-bounds.js';
 import type { Geometry, Vec3 } from '../src/model/types.js';
 import { fromBinaryStl, readStl, toBinaryStl } from '../src/urdf/stl.js';
 

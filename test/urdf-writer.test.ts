@@ -1,10 +1,9 @@
 // toUrdf / writeUrdf on hand-built models, checked by the real peers (check_urdf, kdl_parser + KDL,
 // assimp) and by reading the XML back with an independent reader.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { framePoses, frameTree } from '../src/kinematics/frames.js';
 import { linkWorldPoses } from '../src/kinematics/forward.js';
 import { transformPoint } from '../src/model/math.js';
@@ -26,9 +25,9 @@ import {
   poseDifference,
   type XmlNodeRead,
 } from './support/urdf-peers.js';
+import { scratchDir } from './support/temp-dir.js';
 
-const work = mkdtempSync(join(tmpdir(), 'bb-urdf-writer-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = scratchDir('bb-urdf-writer-');
 
 /** Deterministic pseudo-random numbers (mulberry32). */
 function random(seed: number): () => number {

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { ModelLoadError } from '../src/model/errors.js';
 import { loadVrmlModel, loadVrmlShapes } from '../src/vrml/index.js';
 import { MAX_PROTO_INSTANCES } from '../src/vrml/parser.js';
-import { loadError, openHrpProtos, vrmlModelsDir, writeModel } from './vrml-support.js';
+import { loadError, openHrpProtos, vrmlModelsDir, writeModel } from './support/vrml-models.js';
 
 const HEADER = '#VRML V2.0 utf8\n';
 

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Device, RobotModel } from '../src/model/types.js';
 import { loadVrmlModel } from '../src/vrml/index.js';
-import { expectClose, loadError, openHrpProtos, protoLines, writeModel } from './vrml-support.js';
+import { expectClose, loadError, openHrpProtos, protoLines, writeModel } from './support/vrml-models.js';
 
 const RZ90 = [[0, -1, 0], [1, 0, 0], [0, 0, 1]];
 const RX90 = [[1, 0, 0], [0, 0, -1], [0, 1, 0]];

@@ -10,7 +10,7 @@ import { isNode } from '../src/vrml/ast.js';
 import { loadVrmlShapes } from '../src/vrml/index.js';
 import { createSession, parseVrmlFile, parseVrmlText } from '../src/vrml/parser.js';
 import { createScanner, readNumberOrNone, scanNumberList } from '../src/vrml/scanner.js';
-import { apply, expectClose, loadError, vrmlModelsDir, writeFiles, writeModel } from './vrml-support.js';
+import { apply, expectClose, loadError, vrmlModelsDir, writeFiles, writeModel } from './support/vrml-models.js';
 
 const HEADER = '#VRML V2.0 utf8\n';
 const shapesOf = (body: string): Shape[] => loadVrmlShapes(writeModel(HEADER + body), {});

@@ -7,7 +7,7 @@ import { composeAffine, transformPoint } from '../src/model/math.js';
 import type { Affine, Shape, Vec3 } from '../src/model/types.js';
 import { loadVrmlModel, loadVrmlShapes } from '../src/vrml/index.js';
 import { corpusDir, oracleEntries } from './support/oracle.js';
-import { openHrpProtos, writeModel } from './vrml-support.js';
+import { openHrpProtos, writeModel } from './support/vrml-models.js';
 
 /** Axis-aligned box of mesh shapes (every vertex through its shape's transform, then `place`). */
 function meshBounds(shapes: Shape[], place: Affine, into = { min: [Infinity, Infinity, Infinity] as Vec3, max: [-Infinity, -Infinity, -Infinity] as Vec3 }) {

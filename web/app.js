@@ -8,6 +8,9 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { MTLLoader } from 'three/examples/jsm/loaders/MTLLoader.js';
 import URDFLoader from 'urdf-loader';
 
+// Three decimals, and no "-0.000" for a value that rounds to zero.
+const jointText = (value) => (Math.abs(Number(value)) < 5e-4 ? 0 : Number(value)).toFixed(3);
+
 const container = document.getElementById('view');
 const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
 renderer.setPixelRatio(window.devicePixelRatio);
@@ -215,7 +218,7 @@ function jointPanel(desc, values) {
     Object.assign(slider, { type: 'range', min: j.lower, max: j.upper, step: (j.upper - j.lower) / 1000 || 0.001, value: values.get(j.name) ?? j.initial });
     slider.dataset.joint = j.name;
     const out = document.createElement('span');
-    const show = () => { out.textContent = Number(slider.value).toFixed(3); };
+    const show = () => { out.textContent = jointText(slider.value); };
     slider.addEventListener('input', () => {
       state.robot?.setJointValue(j.name, Number(slider.value));
       show();
@@ -327,7 +330,7 @@ window.bodyBridgeView = {
     const slider = document.querySelector(`#joints input[data-joint="${CSS.escape(name)}"]`);
     if (slider) {
       slider.value = String(value);
-      slider.nextElementSibling.textContent = Number(value).toFixed(3);
+      slider.nextElementSibling.textContent = jointText(value);
     }
     state.robot.updateMatrixWorld(true);
   },

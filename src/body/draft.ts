@@ -20,6 +20,13 @@ export interface LinkDraft {
   source: SourceLocation;
 }
 
+/** A RigidBody node's mass properties in the link frame (centre of mass, mass, inertia about the CoM). */
+export interface RigidBody {
+  c: Vec3;
+  m: number;
+  I: Mat3;
+}
+
 export type DeviceDraft = Omit<Device, 'link'> & { linkDraft: LinkDraft };
 
 export type ExtraJointDraft = Omit<ExtraJoint, 'link1' | 'link2'> & { link1: LinkDraft; link2: LinkDraft };

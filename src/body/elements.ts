@@ -6,18 +6,12 @@ import type { Affine, Mat3, Shape, Vec3 } from '../model/types.js';
 import { createSession, loadVrmlShapes } from '../vrml/index.js';
 import { readRotation, readTranslation, warn, type BodyContext } from './context.js';
 import { DEVICE_NODE_TYPES, readDeviceBody } from './devices.js';
-import type { DeviceDraft, LinkDraft } from './draft.js';
+import type { DeviceDraft, LinkDraft, RigidBody } from './draft.js';
 import { readInertiaValue, readMass } from './mass.js';
 import { resolveResourcePath } from './resources.js';
 import { meshFileGeometry, readAppearance, readGeometry } from './shapes.js';
 import { asInt, asMap, asString, get, optionalMap, stringAt, vec3At } from './values.js';
 import { readYamlFile, sortedEntries, type YamlFile, type YMap, type YNode } from './yamlTree.js';
-
-export interface RigidBody {
-  c: Vec3;
-  m: number;
-  I: Mat3;
-}
 
 type ModelType = 'both' | 'visual' | 'collision';
 

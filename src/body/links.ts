@@ -3,9 +3,8 @@
 import { failAt } from '../model/errors.js';
 import type { JointType, Vec3 } from '../model/types.js';
 import { degreeToRadian, readRotation, readTranslation, toRadian, warn, type BodyContext } from './context.js';
-import type { DeviceDraft, LinkDraft } from './draft.js';
-import { newLinkDraft } from './draft.js';
-import { readElementContents, type RigidBody } from './elements.js';
+import { type DeviceDraft, type LinkDraft, newLinkDraft, type RigidBody } from './draft.js';
+import { readElementContents } from './elements.js';
 import { combineRigidBodies, readInertiaValue, readMass } from './mass.js';
 import { asInt, asNumber, asNumberOrOverflow, asString, asVec3, get, numberAt } from './values.js';
 import type { YMap, YNode } from './yamlTree.js';

@@ -3,7 +3,7 @@
 import { failAt } from '../model/errors.js';
 import type { Mat3, Vec3 } from '../model/types.js';
 import { warn, type BodyContext } from './context.js';
-import type { RigidBody } from './elements.js';
+import type { RigidBody } from './draft.js';
 import { asNumber, asSeq } from './values.js';
 import type { YNode } from './yamlTree.js';
 

@@ -267,7 +267,8 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
     result = { kind: 'seq', items: node.items.map((item, i) => convert(state, item, childPath(path, i), depth + 1)), loc };
   } else if (isMap(node)) {
     const entries = new Map<string, YNode>();
-    // Keys written in this mapping: a key that came in through `<<` and is then written is an override, not a duplicate.
+    // Keys written in this mapping itself: a key that overrides a merged one (`{ <<: *BOX, size: … }`) is
+    // what merge keys are for; only a key written twice here is a duplicate.
     const written = new Set<string>();
     for (const pair of node.items) {
       const keyNode = pair.key;

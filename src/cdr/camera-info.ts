@@ -1,5 +1,5 @@
 // sensor_msgs/CameraInfo: the node only writes it (from the model's camera parameters).
-import type { CameraInfo } from '../ros/messages.js';
+import type { CameraInfo } from '../messages/messages.js';
 import { type CdrOut, f64Fixed, f64Seq, header, serialize, string, u32, u8 } from './core.js';
 
 export function writeCameraInfo(m: CameraInfo): Uint8Array {

@@ -5,7 +5,7 @@
 // size and large payloads are copied once.
 import { Buffer } from 'node:buffer';
 import { CdrReader } from '@foxglove/cdr';
-import type { Header, Time } from '../ros/messages.js';
+import type { Header, Time } from '../messages/messages.js';
 
 /** The 4-byte encapsulation header; alignment counts from its end. */
 const ENCAPSULATION_BYTES = 4;

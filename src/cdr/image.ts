@@ -1,5 +1,5 @@
 // sensor_msgs/Image: read with its pixels as a view on the incoming bytes, written with them copied once.
-import type { Image } from '../ros/messages.js';
+import type { Image } from '../messages/messages.js';
 import { type CdrOut, byteSeq, cdrReader, fixed, header, readBytes, readHeader, readString, serialize, string, u32, u8 } from './core.js';
 
 const TYPE = 'sensor_msgs/Image';

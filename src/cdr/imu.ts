@@ -1,6 +1,6 @@
 // sensor_msgs/Imu.
 import type { CdrReader } from '@foxglove/cdr';
-import type { Imu, Vector3 } from '../ros/messages.js';
+import type { Imu, Vector3 } from '../messages/messages.js';
 import { type CdrOut, cdrReader, f64, f64Fixed, fixed, header, readHeader, serialize } from './core.js';
 
 const TYPE = 'sensor_msgs/Imu';

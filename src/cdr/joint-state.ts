@@ -3,7 +3,7 @@
 // differ from the previous message's: a publisher sends the same names in the same order every time,
 // and then no string is built per name per message.
 import { Buffer } from 'node:buffer';
-import type { JointState, Time } from '../ros/messages.js';
+import type { JointState, Time } from '../messages/messages.js';
 import { type CdrOut, cdrReader, CdrError, f64Seq, header, readCount, readFloat64s, readHeader, readString, serialize, string, u32 } from './core.js';
 
 const TYPE = 'sensor_msgs/JointState';

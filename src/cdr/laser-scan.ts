@@ -1,5 +1,5 @@
 // sensor_msgs/LaserScan.
-import type { LaserScan } from '../ros/messages.js';
+import type { LaserScan } from '../messages/messages.js';
 import { type CdrOut, cdrReader, f32, f32Seq, fixed, header, readFloat32s, readHeader, serialize } from './core.js';
 
 const TYPE = 'sensor_msgs/LaserScan';

@@ -1,5 +1,5 @@
 // sensor_msgs/PointCloud2: read with its points as a view on the incoming bytes, written with them copied once.
-import type { PointCloud2, PointField } from '../ros/messages.js';
+import type { PointCloud2, PointField } from '../messages/messages.js';
 import { type CdrOut, byteSeq, cdrReader, fixed, header, readBytes, readCount, readHeader, readString, serialize, string, u32, u8 } from './core.js';
 
 const TYPE = 'sensor_msgs/PointCloud2';

@@ -1,6 +1,6 @@
 // tf2_msgs/TFMessage, written for /tf at every joint_states message that moves a joint, and for
 // /tf_static. Frame ids are the same strings message after message: each is encoded to UTF-8 once.
-import type { TFMessage, TransformStamped } from '../ros/messages.js';
+import type { TFMessage, TransformStamped } from '../messages/messages.js';
 import { Buffer } from 'node:buffer';
 import { cdrReader, fixed, readCount, readHeader, readString, utf8 } from './core.js';
 
@@ -75,8 +75,6 @@ export function tfMessageWriter(): (transforms: readonly TransformStamped[]) => 
     return bytes;
   };
 }
-
-export const writeTfMessage = (m: TFMessage): Uint8Array => tfMessageWriter()(m.transforms);
 
 /** The whole message (the dry run reads back what the node would publish). */
 export function readTfMessage(bytes: Uint8Array): TFMessage {

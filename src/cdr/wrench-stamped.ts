@@ -1,6 +1,6 @@
 // geometry_msgs/WrenchStamped.
 import type { CdrReader } from '@foxglove/cdr';
-import type { Vector3, WrenchStamped } from '../ros/messages.js';
+import type { Vector3, WrenchStamped } from '../messages/messages.js';
 import { type CdrOut, cdrReader, f64, fixed, header, readHeader, serialize } from './core.js';
 
 const TYPE = 'geometry_msgs/WrenchStamped';

@@ -1,7 +1,7 @@
 // `body-bridge info <model> [--json] [--package-path DIR]...`: the link tree, joints, mass properties
 // and devices of a model as our loaders read it. JSON follows ../shared/oracle's conventions: SI
 // units, rotations as rows mapping child → parent, and null for "unlimited".
-import { deviceFrames } from '../devices/frames.js';
+import { deviceFrames } from '../kinematics/device-frames.js';
 import { deviceInfo, type DeviceInfo } from '../devices/info.js';
 import type { Device, Link, Mat3, RobotModel, Vec3 } from '../model/types.js';
 import { loadForCommand, parseModelCommand, type Command, type CommandIo } from './command.js';

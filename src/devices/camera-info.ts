@@ -1,6 +1,6 @@
 // CameraInfo from the model alone: Choreonoid renders an ideal pinhole camera, so the intrinsics
 // follow from the image size and the field of view, with no calibration data needed.
-import type { CameraInfo, Header } from '../ros/messages.js';
+import type { CameraInfo, Header } from '../messages/messages.js';
 import type { CameraParams } from '../model/types.js';
 
 /** Pinhole intrinsics in ROS pixel coordinates (the centre of the top-left pixel is (0, 0)). */

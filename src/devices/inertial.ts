@@ -1,7 +1,7 @@
 // Imu and WrenchStamped messages of Choreonoid's inertial and force devices, in the device frame
 // (Choreonoid's RateGyroSensor::w, AccelerationSensor::dv and ForceSensor::F are all expressed in
 // the sensor's own frame).
-import type { Header, Imu, Vector3, WrenchStamped } from '../ros/messages.js';
+import type { Header, Imu, Vector3, WrenchStamped } from '../messages/messages.js';
 
 export type ImuDeviceType = 'Imu' | 'AccelerationSensor' | 'RateGyroSensor';
 

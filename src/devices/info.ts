@@ -1,7 +1,7 @@
 // Per-device summary for `body-bridge info --json`: the frames a device adds to TF and the topics
 // the node publishes for it, from the same tables the URDF writer and the bridge use.
 import type { RobotModel } from '../model/types.js';
-import type { DeviceFrames } from './frames.js';
+import type { DeviceFrames } from '../kinematics/device-frames.js';
 import { deviceTopics } from './topics.js';
 
 export interface DeviceInfo {

@@ -2,7 +2,7 @@
 // preallocated ArrayBuffer through Float32Array / Uint32Array views: no per-point objects, so a
 // 640×480 frame costs a few passes over memory, not 300k allocations.
 import { Buffer } from 'node:buffer';
-import type { Header, Image, PointCloud2, PointField } from '../ros/messages.js';
+import type { Header, Image, PointCloud2, PointField } from '../messages/messages.js';
 import type { Mat3 } from '../model/types.js';
 import type { Intrinsics } from './camera-info.js';
 
@@ -52,61 +52,6 @@ function pointCloud(
     data: new Uint8Array(data),
     is_dense: isDense,
   };
-}
-
-/** Colour source for a coloured cloud: rgb8 (3 bytes per pixel) or mono8 (1 byte), row-major. */
-export interface ColorPixels {
-  data: Uint8Array;
-  channels: 1 | 3;
-}
-
-
-/**
- * A depth image (32FC1, metres along the optical axis, row-major h×w) → an organized cloud in the
- * same optical frame: x = (u − cx)·z/fx, y = (v − cy)·z/fy. Pixels without a valid depth (NaN,
- * ±Inf, ≤ 0) become NaN points, as REP 118 consumers expect, and clear is_dense. With `color`
- * (same size as the depth image) every point carries its pixel's rgb.
- */
-export function depthToPointCloud(depth: Float32Array, k: Intrinsics, header: Header, color?: ColorPixels): PointCloud2 {
-  const { width: w, height: h } = k;
-  if (depth.length !== w * h) throw new RangeError(`depth image has ${depth.length} pixels, expected ${w}×${h}`);
-  if (color && color.data.length < w * h * color.channels) throw new RangeError('colour image smaller than the depth image');
-  const stride = color ? 4 : 3;
-  // Every word is written below: xyz (or NaN) for every pixel, rgb for every pixel when coloured.
-  const buffer = uninitializedBuffer(w * h * stride * 4);
-  const out = new Float32Array(buffer);
-  const rgb = color ? new Uint32Array(buffer) : undefined;
-  // Per-column and per-row ray slopes: the inner loop is then two multiplies per point.
-  const sx = new Float32Array(w);
-  for (let u = 0; u < w; u++) sx[u] = (u - k.cx) / k.fx;
-  const sy = new Float32Array(h);
-  for (let v = 0; v < h; v++) sy[v] = (v - k.cy) / k.fy;
-  let dense = true;
-  let i = 0;
-  let o = 0;
-  // One loop per colour layout, so the per-pixel work has no loop-invariant branches.
-  const src = color?.data;
-  const channels = color?.channels ?? 0;
-  for (let v = 0; v < h; v++) {
-    const yv = sy[v]!;
-    for (let u = 0; u < w; u++, i++, o += stride) {
-      const z = depth[i]!;
-      if (z > 0 && z < Infinity) {
-        out[o] = sx[u]! * z;
-        out[o + 1] = yv * z;
-        out[o + 2] = z;
-      } else {
-        out[o] = out[o + 1] = out[o + 2] = NaN;
-        dense = false;
-      }
-    }
-  }
-  if (rgb && src && channels === 3) {
-    for (let p = 0, c = 0, q = 3; p < w * h; p++, c += 3, q += 4) rgb[q] = (src[c]! << 16) | (src[c + 1]! << 8) | src[c + 2]!;
-  } else if (rgb && src) {
-    for (let p = 0, q = 3; p < w * h; p++, q += 4) rgb[q] = src[p]! * 0x010101;
-  }
-  return pointCloud(header, w, h, color !== undefined, buffer, dense);
 }
 
 /** A 32FC1 depth image message over `depth` (no copy). */
@@ -183,7 +128,7 @@ export interface RangeCameraOutput {
 
 /**
  * A RangeCamera cloud as choreonoid_ros publishes it (points already in the REP-103 optical frame,
- * see bridge.ts) → a standard cloud plus the depth image. When the cloud has exactly width×height
+ * see ros/device-relay.ts) → a standard cloud plus the depth image. When the cloud has exactly width×height
  * points it is Choreonoid's organized cloud (row-major from the top-left pixel, invalid pixels
  * carrying infinite coordinates; GLRangeCameraSimulator::doStoreScreenImage), even if upstream
  * flattened it to one row: the output is organized again and depth is the z of each point.

@@ -1,9 +1,10 @@
 // Which standard topics each device gets, with message types and the frame their data is expressed
 // in. One table shared by the bridge (what it advertises), `body-bridge info --json` and the docs,
 // so the names a user sees listed are the names the node publishes.
-import { MessageType, type MessageTypeName } from '../ros/messages.js';
+import { MessageType, type MessageTypeName } from '../messages/messages.js';
 import type { Device, DeviceType, RangeSensorParams, RobotModel } from '../model/types.js';
-import type { DeviceFrames } from './frames.js';
+import type { DeviceFrames } from '../kinematics/device-frames.js';
+import { uniqueNamer } from '../model/unique-name.js';
 
 /** What a topic carries, independent of its name. */
 export type TopicRole =
@@ -98,17 +99,14 @@ function topicsFor(d: Device, f: DeviceFrames, base: string): DeviceTopic[] {
  * two frames that sanitise to the same token (`a-b`, `a_b`) get `_2`, `_3`, … like frame names do.
  */
 export function deviceTopics(model: RobotModel, frames: readonly DeviceFrames[]): DeviceTopicSet[] {
-  const usedBases = new Set<string>();
+  const baseName = uniqueNamer();
   const out: DeviceTopicSet[] = [];
   for (const f of frames) {
     const d = model.devices[f.device];
     if (!d) continue;
-    const wanted = topicToken(f.frame);
-    let base = wanted;
     const topics = (b: string) => topicsFor(d, f, b);
-    if (topics(base).length === 0) continue;
-    for (let k = 2; usedBases.has(base); k++) base = `${wanted}_${k}`;
-    usedBases.add(base);
+    if (topics(topicToken(f.frame)).length === 0) continue;
+    const base = baseName(topicToken(f.frame));
     out.push({ device: f.device, type: d.type, frame: f.frame, base, topics: topics(base) });
   }
   return out;

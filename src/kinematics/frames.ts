@@ -1,6 +1,6 @@
 // The complete frame tree of a model — links, device frames, optical and scan frames — in one list
 // that the URDF writer, `body-bridge tf` and the node's TF broadcaster all walk, so they cannot disagree.
-import { deviceFrames } from '../devices/frames.js';
+import { deviceFrames } from './device-frames.js';
 import { composePose, identityPose } from '../model/math.js';
 import type { Link, Pose, RobotModel } from '../model/types.js';
 import { type JointPositions, jointPose } from './forward.js';

@@ -1,7 +1,19 @@
 // Double-precision 3D math over plain arrays. Rotations are row lists mapping child → parent.
-// (gl-matrix was considered and not used: it defaults to Float32 storage and column-major
-// layout, and the oracle comparisons are at 1e-9.)
+// The vector, matrix and quaternion algebra is gl-matrix's. Its functions write into whatever `out` they
+// are given: every result here goes into a plain array or a Float64Array made here, never into
+// gl-matrix's own Float32 storage (its create()), so all of it stays in double precision.
+// Kept by hand where a peer's exact expression order matters: axisAngle (Eigen's, for Choreonoid's
+// bits) and the roll-pitch-yaw pair (KDL's, for kdl_parser's round trip).
+import { mat3, quat, vec3 } from 'gl-matrix';
 import type { Affine, Mat3, Pose, Vec3 } from './types.js';
+
+/** gl-matrix's column-major layout of a row-list matrix. */
+const columnMajor = (m: Mat3): Float64Array => Float64Array.of(m[0][0], m[1][0], m[2][0], m[0][1], m[1][1], m[2][1], m[0][2], m[1][2], m[2][2]);
+const fromColumnMajor = (c: ArrayLike<number>): Mat3 => [
+  [c[0]!, c[3]!, c[6]!],
+  [c[1]!, c[4]!, c[7]!],
+  [c[2]!, c[5]!, c[8]!],
+];
 
 export const identity3 = (): Mat3 => [
   [1, 0, 0],
@@ -11,28 +23,17 @@ export const identity3 = (): Mat3 => [
 
 export const identityPose = (): Pose => ({ translation: [0, 0, 0], rotation: identity3() });
 
-export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-export const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-export const scale = (a: Vec3, s: number): Vec3 => [a[0] * s, a[1] * s, a[2] * s];
-export const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-export const cross = (a: Vec3, b: Vec3): Vec3 => [
-  a[1] * b[2] - a[2] * b[1],
-  a[2] * b[0] - a[0] * b[2],
-  a[0] * b[1] - a[1] * b[0],
-];
-export const norm = (a: Vec3): number => Math.hypot(a[0], a[1], a[2]);
+const vec = (): Vec3 => [0, 0, 0];
+export const add = (a: Vec3, b: Vec3): Vec3 => vec3.add(vec(), a, b) as Vec3;
+export const sub = (a: Vec3, b: Vec3): Vec3 => vec3.subtract(vec(), a, b) as Vec3;
+export const scale = (a: Vec3, s: number): Vec3 => vec3.scale(vec(), a, s) as Vec3;
+export const dot = (a: Vec3, b: Vec3): number => vec3.dot(a, b);
+export const cross = (a: Vec3, b: Vec3): Vec3 => vec3.cross(vec(), a, b) as Vec3;
+export const norm = (a: Vec3): number => vec3.length(a);
 
-export function mulMat(a: Mat3, b: Mat3): Mat3 {
-  const r = identity3();
-  for (let i = 0; i < 3; i++) {
-    for (let j = 0; j < 3; j++) {
-      r[i]![j] = a[i]![0] * b[0]![j]! + a[i]![1] * b[1]![j]! + a[i]![2] * b[2]![j]!;
-    }
-  }
-  return r;
-}
+export const mulMat = (a: Mat3, b: Mat3): Mat3 => fromColumnMajor(mat3.multiply(new Float64Array(9), columnMajor(a), columnMajor(b)));
 
-export const mulVec = (m: Mat3, v: Vec3): Vec3 => [dot(m[0], v), dot(m[1], v), dot(m[2], v)];
+export const mulVec = (m: Mat3, v: Vec3): Vec3 => vec3.transformMat3(vec(), v, columnMajor(m)) as Vec3;
 
 export const transpose = (m: Mat3): Mat3 => [
   [m[0][0], m[1][0], m[2][0]],
@@ -46,21 +47,12 @@ export const diag = (x: number, y: number, z: number): Mat3 => [
   [0, 0, z],
 ];
 
-export function determinant(m: Mat3): number {
-  return dot(m[0], cross(m[1], m[2]));
-}
+export const determinant = (m: Mat3): number => mat3.determinant(columnMajor(m));
 
+/** The inverse; a singular matrix gives non-finite entries (callers check), as a division by det = 0 would. */
 export function inverse3(m: Mat3): Mat3 {
-  const det = determinant(m);
-  const c0 = cross(m[1], m[2]);
-  const c1 = cross(m[2], m[0]);
-  const c2 = cross(m[0], m[1]);
-  // Rows of the inverse are the columns of the adjugate.
-  return [
-    [c0[0] / det, c1[0] / det, c2[0] / det],
-    [c0[1] / det, c1[1] / det, c2[1] / det],
-    [c0[2] / det, c1[2] / det, c2[2] / det],
-  ];
+  const inverse = mat3.invert(new Float64Array(9), columnMajor(m));
+  return inverse === null ? [[NaN, NaN, NaN], [NaN, NaN, NaN], [NaN, NaN, NaN]] : fromColumnMajor(inverse);
 }
 
 /**
@@ -82,10 +74,8 @@ export function axisAngle(axis: Vec3, angle: number): Mat3 {
   ];
 }
 
-export function normalize(v: Vec3): Vec3 {
-  const n = norm(v);
-  return n === 0 ? [v[0], v[1], v[2]] : [v[0] / n, v[1] / n, v[2] / n];
-}
+/** The unit vector along v; the zero vector stays zero. */
+export const normalize = (v: Vec3): Vec3 => vec3.normalize(vec(), v) as Vec3;
 
 /** a ∘ b: the pose of frame c in a's parent, when b is c in a. */
 export function composePose(a: Pose, b: Pose): Pose {
@@ -94,13 +84,6 @@ export function composePose(a: Pose, b: Pose): Pose {
     rotation: mulMat(a.rotation, b.rotation),
   };
 }
-
-export function invertPose(p: Pose): Pose {
-  const rt = transpose(p.rotation);
-  return { translation: scale(mulVec(rt, p.translation), -1), rotation: rt };
-}
-
-export const poseToAffine = (p: Pose): Affine => ({ linear: p.rotation, translation: p.translation });
 
 export function composeAffine(a: Affine, b: Affine): Affine {
   return {
@@ -124,17 +107,6 @@ export function rpyFromMatrix(m: Mat3): Vec3 {
   return [Math.atan2(m[2][1], m[2][2]), pitch, Math.atan2(m[1][0], m[0][0])];
 }
 
-export function matrixFromRpy([roll, pitch, yaw]: Vec3): Mat3 {
-  const cr = Math.cos(roll), sr = Math.sin(roll);
-  const cp = Math.cos(pitch), sp = Math.sin(pitch);
-  const cy = Math.cos(yaw), sy = Math.sin(yaw);
-  return [
-    [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-    [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-    [-sp, cp * sr, cp * cr],
-  ];
-}
-
 export interface Quaternion {
   x: number;
   y: number;
@@ -142,43 +114,22 @@ export interface Quaternion {
   w: number;
 }
 
-/** Unit quaternion of a rotation matrix (Shepperd's method: stable for every rotation). */
+/**
+ * Unit quaternion of a rotation matrix (gl-matrix's fromMat3: Shoemake's method, stable for every
+ * rotation), normalised, with the sign the TF publisher's quaternion path also chooses (canonicalSign).
+ */
 export function quaternionFromMatrix(m: Mat3): Quaternion {
-  const trace = m[0][0] + m[1][1] + m[2][2];
-  let x: number, y: number, z: number, w: number;
-  if (trace > 0) {
-    const s = Math.sqrt(trace + 1) * 2;
-    w = 0.25 * s;
-    x = (m[2][1] - m[1][2]) / s;
-    y = (m[0][2] - m[2][0]) / s;
-    z = (m[1][0] - m[0][1]) / s;
-  } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
-    const s = Math.sqrt(1 + m[0][0] - m[1][1] - m[2][2]) * 2;
-    w = (m[2][1] - m[1][2]) / s;
-    x = 0.25 * s;
-    y = (m[0][1] + m[1][0]) / s;
-    z = (m[0][2] + m[2][0]) / s;
-  } else if (m[1][1] > m[2][2]) {
-    const s = Math.sqrt(1 + m[1][1] - m[0][0] - m[2][2]) * 2;
-    w = (m[0][2] - m[2][0]) / s;
-    x = (m[0][1] + m[1][0]) / s;
-    y = 0.25 * s;
-    z = (m[1][2] + m[2][1]) / s;
-  } else {
-    const s = Math.sqrt(1 + m[2][2] - m[0][0] - m[1][1]) * 2;
-    w = (m[1][0] - m[0][1]) / s;
-    x = (m[0][2] + m[2][0]) / s;
-    y = (m[1][2] + m[2][1]) / s;
-    z = 0.25 * s;
-  }
-  const n = Math.hypot(x, y, z, w);
-  return { x: x / n, y: y / n, z: z / n, w: w / n };
+  const q = quat.normalize(new Float64Array(4), quat.fromMat3(new Float64Array(4), columnMajor(m)));
+  return canonicalSign(q[0]!, q[1]!, q[2]!, q[3]!);
 }
 
-export function matrixFromQuaternion({ x, y, z, w }: Quaternion): Mat3 {
-  return [
-    [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-    [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-    [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
-  ];
+/**
+ * Of q and −q (the same rotation), the one whose leading component is positive: w when the rotation's
+ * trace is positive (4w² − 1 > 0), else the component of the largest diagonal element (diagonal element
+ * i is 1 − 2·(sum of the other two squares)). Matrix and quaternion paths thus publish the same four numbers.
+ */
+export function canonicalSign(x: number, y: number, z: number, w: number): Quaternion {
+  const xx = x * x, yy = y * y, zz = z * z, ww = w * w;
+  const lead = ww > 0.25 ? w : xx > yy && xx > zz ? x : yy > zz ? y : z;
+  return lead < 0 ? { x: -x, y: -y, z: -z, w: -w } : { x, y, z, w };
 }

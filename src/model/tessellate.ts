@@ -16,11 +16,6 @@ export interface TessellateOptions {
   divisions?: number;
 }
 
-export interface Bounds {
-  min: Vec3;
-  max: Vec3;
-}
-
 const DEFAULT_DIVISIONS = 32;
 
 /** Growable vertex and index storage; doubling keeps appends amortised O(1). */
@@ -557,22 +552,6 @@ export function transformMesh(mesh: TriangleMesh, t: Affine): TriangleMesh {
 }
 
 /** Axis-aligned bounds of the vertices that triangles use; null for a mesh without triangles. */
-export function meshBounds(mesh: TriangleMesh): Bounds | null {
-  if (mesh.indices.length === 0) return null;
-  const min: Vec3 = [Infinity, Infinity, Infinity];
-  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  const p = mesh.positions;
-  for (let i = 0; i < mesh.indices.length; i++) {
-    const o = mesh.indices[i]! * 3;
-    for (let k = 0; k < 3; k++) {
-      const v = p[o + k]!;
-      if (v < min[k]!) min[k] = v;
-      if (v > max[k]!) max[k] = v;
-    }
-  }
-  return { min, max };
-}
-
 /** Signed volume enclosed by the triangles (positive when the surface is closed and faces outward). */
 export function signedVolume(mesh: TriangleMesh): number {
   const p = mesh.positions, ix = mesh.indices;

@@ -161,8 +161,6 @@ export type ImageType = 'COLOR_IMAGE' | 'GRAYSCALE_IMAGE' | 'NO_IMAGE';
 /** Choreonoid's `format` key of a Camera node, which decides Camera vs RangeCamera. */
 export type CameraFormat = 'COLOR' | 'DEPTH' | 'COLOR_DEPTH' | 'POINT_CLOUD' | 'COLOR_POINT_CLOUD' | 'NONE';
 
-export type OpticalFrame = 'gl' | 'cv' | 'robotics';
-
 interface VisionSensorParams {
   frame_rate: number;
   on: boolean;
@@ -239,7 +237,7 @@ export interface LightParams {
 }
 
 interface DeviceCommon {
-  /** As given; may be empty (Choreonoid allows nameless devices). Frame names come from devices/frames. */
+  /** As given; may be empty (Choreonoid allows nameless devices). Frame names come from kinematics/device-frames. */
   name: string;
   /** `id`; null when none is given (Choreonoid's −1). */
   id: number | null;

@@ -4,11 +4,11 @@
 // either fully succeeds or leaves the served model untouched.
 import type { RobotModel } from '../model/types.js';
 import { defaultMeshDir, toUrdf, writeUrdfSync } from '../urdf/index.js';
-import type { Description } from './bridge.js';
-import type { BridgeParams } from './params.js';
+import type { Description } from './robot-publisher.js';
+import type { NodeParams } from './params.js';
 
 /** The URDF for `model` under the node's parameters, with its mesh files written (unless `write` is false: the dry run). */
-export function describeModel(model: RobotModel, params: BridgeParams, env: NodeJS.ProcessEnv = process.env, write = true): Description {
+export function describeModel(model: RobotModel, params: NodeParams, env: NodeJS.ProcessEnv = process.env, write = true): Description {
   const meshDir = params.mesh_dir !== '' ? params.mesh_dir : defaultMeshDir(env);
   const result = toUrdf(model, {
     meshDir,

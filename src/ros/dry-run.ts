@@ -4,11 +4,11 @@
 import { readTfMessage } from '../cdr/tf-message.js';
 import { statSync } from 'node:fs';
 import { loadRobotModel } from '../load.js';
-import { type Bridge, startBridge, Topics } from './bridge.js';
+import { type RobotPublisher, startRobotPublisher, Topics } from './robot-publisher.js';
 import { describeModel } from './description.js';
 import { createMemoryTransport, type MemoryTransport } from './memory-transport.js';
-import type { StringMsg, TFMessage } from './messages.js';
-import type { BridgeParams } from './params.js';
+import type { StringMsg, TFMessage } from '../messages/messages.js';
+import type { NodeParams } from './params.js';
 import type { QoS } from './transport.js';
 
 export const fileSignature = (file: string): string | null => {
@@ -61,9 +61,9 @@ export interface DryRunReport {
 }
 
 /** Runs the bridge for `simulatedMs` of manual time on `params` and reports what it published. */
-export function dryRun(params: Partial<BridgeParams>, why: string, simulatedMs = 500): DryRunReport {
+export function dryRun(params: Partial<NodeParams>, why: string, simulatedMs = 500): DryRunReport {
   const transport: MemoryTransport = createMemoryTransport();
-  const bridge: Bridge = startBridge(
+  const bridge: RobotPublisher = startRobotPublisher(
     // Nothing is written: the URDF's mesh files are only named.
     { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p, process.env, false), fileSignature },
     { ...params, watch_body_file: false },

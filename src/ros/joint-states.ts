@@ -11,7 +11,7 @@
 // 2^31 s, for good), and published it would make tf2 listeners refuse every later transform of those
 // frames as older than their cache. Stamps that jump far back clear the cache, as the node clock going
 // back does.
-import type { Time } from './messages.js';
+import type { Time } from '../messages/messages.js';
 
 /** What handleJointState reads of a sensor_msgs/JointState (src/cdr/joint-state.ts reads just this). */
 export interface JointStateInput {

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { dryRun, startupMode } from './dry-run.js';
 import { bundledExample, startNode } from './node.js';
-import { type BridgeParams, paramSpecs } from './params.js';
+import { type NodeParams, paramSpecs } from './params.js';
 import { loadRclnodejs, NODE_NAME, rosUnavailableReason } from './rclnodejs-transport.js';
 import { parameterOverrides, parseRosArgs } from './ros-args.js';
 
@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
 
   if (start.mode === 'dry-run' || !loaded || 'error' in loaded) {
     const why = start.mode === 'dry-run' ? start.why : null;
-    const overrides = Object.fromEntries(parameterOverrides(args)) as Partial<BridgeParams>;
+    const overrides = Object.fromEntries(parameterOverrides(args)) as Partial<NodeParams>;
     const bodyFile = overrides.body_file || positional || bundledExample();
     if (!bodyFile) {
       console.error(`body_bridge dry run: ${why}; and no body file was given (BODY_FILE or -p body_file:=...) nor found in models/`);

@@ -2,7 +2,7 @@
 // are manual (advance() moves the clock and fires due timers in order), so nothing depends on real sleeps.
 // Wall time is a second manual clock: advance() moves both (a node without sim time), advanceWall() only
 // wall time (a simulation paused on /clock).
-import type { MessageTypeName, Time } from './messages.js';
+import type { MessageTypeName, Time } from '../messages/messages.js';
 import { qosMismatch } from './qos.js';
 import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';
 

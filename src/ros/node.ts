@@ -4,10 +4,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRobotModel } from '../load.js';
-import { type Bridge, startBridge } from './bridge.js';
+import { type RobotPublisher, startRobotPublisher } from './robot-publisher.js';
 import { describeModel } from './description.js';
 import { fileSignature } from './dry-run.js';
-import type { BridgeParams } from './params.js';
+import type { NodeParams } from './params.js';
 import { NODE_NAME, type RosNode, startRosNode } from './rclnodejs-transport.js';
 import { parseRosArgs } from './ros-args.js';
 
@@ -27,7 +27,7 @@ export function bundledExample(env: NodeJS.ProcessEnv = process.env): string | n
 
 export interface RunningNode {
   ros: RosNode;
-  bridge: Bridge;
+  bridge: RobotPublisher;
   stop(): void;
 }
 
@@ -35,7 +35,7 @@ export interface RunningNode {
 export async function startNode(rcl: Parameters<typeof startRosNode>[0], argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<RunningNode> {
   const positional = parseRosArgs(argv.slice(2), NODE_NAME).rest.find((a) => !a.startsWith('-'));
   const ros = await startRosNode(rcl, argv, env);
-  const initial = { ...ros.initialParams } as Partial<BridgeParams>;
+  const initial = { ...ros.initialParams } as Partial<NodeParams>;
   if (!initial.body_file) {
     // A first look needs no arguments: the command line's file, else the bundled example.
     const file = positional ? resolve(positional) : bundledExample(env);
@@ -45,7 +45,7 @@ export async function startNode(rcl: Parameters<typeof startRosNode>[0], argv: r
       ros.setParameter('body_file', file);
     }
   }
-  const bridge = startBridge(
+  const bridge = startRobotPublisher(
     {
       transport: ros.transport,
       loadModel: (f) => loadRobotModel(f),

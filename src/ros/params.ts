@@ -5,13 +5,13 @@
 import { LINK_NAMINGS, type LinkNaming, ROOT_INERTIAS, type RootInertia, type RosConventions } from '../model/ros-conventions.js';
 
 /** The naming and root-inertia conventions the parameters ask for (validated values). */
-export const conventionsOfParams = (p: BridgeParams): RosConventions => ({
+export const conventionsOfParams = (p: NodeParams): RosConventions => ({
   linkNames: p.link_names as LinkNaming,
   rootInertia: p.root_inertia as RootInertia,
   worldFrame: p.world_frame,
 });
 
-export interface BridgeParams {
+export interface NodeParams {
   /** The .body / .yaml / .wrl file to serve. Required. */
   body_file: string;
   /** Hz; the most often one moving joint's transform is published (robot_state_publisher). 0 = every message. */
@@ -40,7 +40,7 @@ export interface BridgeParams {
   watch_body_file: boolean;
   /** Seconds between on-disk change checks when watching. */
   watch_period: number;
-  /** Namespace choreonoid_ros publishes the body's devices under; '' = `/<body name>` (devices/bridge.ts). */
+  /** Namespace choreonoid_ros publishes the body's devices under; '' = `/<body name>` (ros/device-relay.ts). */
   device_input_namespace: string;
   /** Per-device input topics, `DEVICE=TOPIC`, replacing `<namespace>/<device>`. */
   device_input_topics: string[];
@@ -50,7 +50,7 @@ export interface BridgeParams {
   camera_info_without_images: boolean;
 }
 
-export type ParamName = keyof BridgeParams;
+export type ParamName = keyof NodeParams;
 export type ParamValue = string | number | boolean | string[];
 export type ParamKind = 'string' | 'double' | 'bool' | 'string_array';
 
@@ -124,10 +124,10 @@ export const paramSpecs: readonly ParamSpec[] = [
   { name: 'camera_info_without_images', kind: 'bool', default: true, description: 'Publish CameraInfo at the camera frame rate while no image arrives (rviz camera frustums).' },
 ];
 
-export function defaultParams(): BridgeParams {
+export function defaultParams(): NodeParams {
   const out: Record<string, ParamValue> = {};
   for (const s of paramSpecs) out[s.name] = Array.isArray(s.default) ? [...s.default] : s.default;
-  return out as unknown as BridgeParams;
+  return out as unknown as NodeParams;
 }
 
 export const specOf = (name: string): ParamSpec | undefined => paramSpecs.find((s) => s.name === name);

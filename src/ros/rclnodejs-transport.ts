@@ -4,7 +4,7 @@
 // @ts-ignore -- rclnodejs is an optional dependency: where it is not installed this type import is unresolved (any) in the main build.
 import type * as Rcl from 'rclnodejs';
 import { Buffer } from 'node:buffer';
-import type { MessageTypeName, Time } from './messages.js';
+import type { MessageTypeName, Time } from '../messages/messages.js';
 import { type ParamKind, type ParamValue, paramSpecs, specOf } from './params.js';
 import { fullyQualifiedName, parameterOverrides, parseRosArgs } from './ros-args.js';
 import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';

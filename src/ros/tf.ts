@@ -3,9 +3,10 @@
 // joints that move go to /tf per joint_states message; everything fixed goes to /tf_static once per load.
 import { type Frame, localPose } from '../kinematics/frames.js';
 import { type JointPositions, jointPose } from '../kinematics/forward.js';
-import { quaternionFromMatrix } from '../model/math.js';
+import { quat, vec3 } from 'gl-matrix';
+import { canonicalSign, quaternionFromMatrix } from '../model/math.js';
 import type { Pose, RobotModel } from '../model/types.js';
-import type { Quaternion, Time, Transform, TransformStamped, Vector3 } from './messages.js';
+import type { Quaternion, Time, Transform, TransformStamped, Vector3 } from '../messages/messages.js';
 
 export function poseToTransform(pose: Pose): Transform {
   const [x, y, z] = pose.translation;
@@ -88,30 +89,25 @@ interface MovingFrame {
   child: string;
   kind: 'revolute' | 'prismatic' | 'general';
   /** Offset translation b. */
-  bx: number;
-  by: number;
-  bz: number;
-  /** Offset rotation Rb, row-major (prismatic: to place b + Rb·(a·q) exactly as jointPose does). */
+  b: Float64Array;
+  /** Offset rotation Rb, column-major as gl-matrix takes it (prismatic: b + Rb·(a·q) as jointPose places it). */
   r: Float64Array;
   /** The prefix the two frame ids below were last made with, and those ids (prefix + parent, prefix + child). */
   prefix: string;
   parentId: string;
   childId: string;
   /** Joint axis a. */
-  ax: number;
-  ay: number;
-  az: number;
+  axis: Float64Array;
   /**
    * The part of the transform that never changes, shared (frozen) by every message: the translation b
    * of a revolute joint, the rotation Rb of a prismatic one. Each object costs a few heap allocations
    * (V8 boxes double fields), and what a subscriber receives is its own copy either way.
    */
   constant: Readonly<Vector3> | Readonly<Quaternion>;
-  /** Quaternion of Rb. */
-  qx: number;
-  qy: number;
-  qz: number;
-  qw: number;
+  /** Quaternion of Rb, as gl-matrix stores one (x, y, z, w). */
+  q: Float64Array;
+  /** Room for the per-message arithmetic, so publishing allocates nothing but the message. */
+  scratch: Float64Array;
 }
 
 /** Moving frames by joint name, compiled for movingTransforms; build with compileMovingFrames. */
@@ -120,7 +116,7 @@ export interface MovingFrames {
 }
 
 // A unit axis within this of length 1 makes AngleAxis a rotation to the last bits; any other (a VRML
-// jointAxis taken as written, say) goes through the matrix path, exactly as before.
+// jointAxis taken as written, say) goes through the general path: localPose, the same math as `body-bridge tf`.
 const UNIT_AXIS_TOLERANCE = 1e-12;
 
 function compileFrame(f: Frame): MovingFrame {
@@ -140,17 +136,11 @@ function compileFrame(f: Frame): MovingFrame {
     prefix: '',
     parentId: f.parent!,
     childId: f.name,
-    bx: b[0],
-    by: b[1],
-    bz: b[2],
-    r: Float64Array.of(rb[0][0], rb[0][1], rb[0][2], rb[1][0], rb[1][1], rb[1][2], rb[2][0], rb[2][1], rb[2][2]),
-    ax,
-    ay,
-    az,
-    qx: q.x,
-    qy: q.y,
-    qz: q.z,
-    qw: q.w,
+    b: Float64Array.from(b),
+    r: Float64Array.of(rb[0][0], rb[1][0], rb[2][0], rb[0][1], rb[1][1], rb[2][1], rb[0][2], rb[1][2], rb[2][2]),
+    axis: Float64Array.of(ax, ay, az),
+    q: Float64Array.of(q.x, q.y, q.z, q.w),
+    scratch: new Float64Array(4),
   };
 }
 
@@ -161,31 +151,14 @@ export function compileMovingFrames(byJoint: ReadonlyMap<string, readonly Frame[
 }
 
 /**
- * The rotation as quaternionFromMatrix would give it for R = Rb·AngleAxis(a, θ): the product computed
- * with quaternions, its sign then chosen by the rule Shepperd's method follows (w ≥ 0 when the trace is
- * positive, else the component of the largest diagonal element ≥ 0), so the published quaternions are
- * the ones the matrix path published, to rounding.
+ * The rotation quaternionFromMatrix would give for R = Rb·AngleAxis(a, θ), computed as the quaternion
+ * product q(Rb)·q(a, θ) in gl-matrix, with the same sign rule (canonicalSign), so the published
+ * quaternions are the matrix path's, to rounding.
  */
-function revoluteRotation(m: MovingFrame, theta: number): { x: number; y: number; z: number; w: number } {
-  const h = 0.5 * theta;
-  const s = Math.sin(h);
-  const c = Math.cos(h);
-  const bx = m.ax * s, by = m.ay * s, bz = m.az * s;
-  const { qx, qy, qz, qw } = m;
-  let x = qw * bx + qx * c + qy * bz - qz * by;
-  let y = qw * by - qx * bz + qy * c + qz * bx;
-  let z = qw * bz + qx * by - qy * bx + qz * c;
-  let w = qw * c - qx * bx - qy * by - qz * bz;
-  // Trace of R = 4w² − 1 for a unit quaternion; diagonal element i = 1 − 2(sum of the other two squares).
-  const xx = x * x, yy = y * y, zz = z * z, ww = w * w;
-  const lead = ww > 0.25 ? w : xx > yy && xx > zz ? x : yy > zz ? y : z;
-  if (lead < 0) {
-    x = -x;
-    y = -y;
-    z = -z;
-    w = -w;
-  }
-  return { x, y, z, w };
+function revoluteRotation(m: MovingFrame, theta: number): Quaternion {
+  const { q, axis, scratch } = m;
+  quat.multiply(scratch, q, quat.setAxisAngle(scratch, axis, theta));
+  return canonicalSign(scratch[0]!, scratch[1]!, scratch[2]!, scratch[3]!);
 }
 
 function movingTransform(m: MovingFrame, q: number, stamp: Time, prefix: string): TransformStamped {
@@ -205,17 +178,13 @@ function movingTransform(m: MovingFrame, q: number, stamp: Time, prefix: string)
   }
   if (m.kind === 'prismatic') {
     // b + Rb·(a·q), in jointPose's order of operations.
-    const r = m.r;
-    const sx = m.ax * q, sy = m.ay * q, sz = m.az * q;
+    const t = m.scratch;
+    vec3.add(t, m.b, vec3.transformMat3(t, vec3.scale(t, m.axis, q), m.r));
     return {
       header,
       child_frame_id: m.childId,
       transform: {
-        translation: {
-          x: m.bx + (r[0]! * sx + r[1]! * sy + r[2]! * sz),
-          y: m.by + (r[3]! * sx + r[4]! * sy + r[5]! * sz),
-          z: m.bz + (r[6]! * sx + r[7]! * sy + r[8]! * sz),
-        },
+        translation: { x: t[0]!, y: t[1]!, z: t[2]! },
         rotation: m.constant as Quaternion,
       },
     };

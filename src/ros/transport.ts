@@ -1,7 +1,7 @@
 // The seam between the bridge logic and ROS 2. The rclnodejs implementation (src/ros/rclnodejs-transport.ts)
 // is the only code that touches rclnodejs; the in-memory implementation (src/ros/memory-transport.ts)
 // runs the very same bridge in tests and in the dry run without ROS 2.
-import type { MessageTypeName, Time } from './messages.js';
+import type { MessageTypeName, Time } from '../messages/messages.js';
 
 export interface QoS {
   reliability: 'reliable' | 'best_effort';

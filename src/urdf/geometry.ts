@@ -8,20 +8,11 @@ import { cross, dot, identity3, mulMat, norm } from '../model/math.js';
 import { type TriangleMesh, tessellate, transformMesh, triangleCount } from '../model/tessellate.js';
 import type { Affine, Mat3, Material, Pose, Shape, SourceLocation, Vec3 } from '../model/types.js';
 import { objColour, readObj } from './obj.js';
+import type { MeshFile } from './mesh-file.js';
 import { copiedResource } from './resources.js';
 import { readStl, toBinaryStl } from './stl.js';
 import { type XmlElement, el } from './xml.js';
 import { num, vec } from './format.js';
-
-/**
- * A mesh file the URDF refers to; `name` is its path in the mesh directory: a bare file name (content
- * hash + extension) for generated meshes, `<folder>/<file>` for a copied model file and what it uses.
- */
-export interface MeshFile {
-  name: string;
-  data: Uint8Array;
-  triangles: number;
-}
 
 export interface GeometryContext {
   /** URI of a generated mesh file in the mesh directory. */

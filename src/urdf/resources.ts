@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import type { MeshFile } from './geometry.js';
+import type { MeshFile } from './mesh-file.js';
 
 export interface CopiedResource {
   /** Path of the copy in the mesh directory (`<folder>/<file>`). */

@@ -4,7 +4,8 @@
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { type Frame, frameTree } from '../kinematics/frames.js';
 import type { Diagnostic, Joint, Link, Material, Pose, RobotModel, Shape, SourceLocation } from '../model/types.js';
-import { type MeshFile, type MeshFormat, type GeometryContext, shapeGeometry } from './geometry.js';
+import { type MeshFormat, type GeometryContext, shapeGeometry } from './geometry.js';
+import type { MeshFile } from './mesh-file.js';
 import { num, originElement, vec, xyzElement } from './format.js';
 import { type MeshUriStyle, fileUri, packageRoots, packageUri } from './uris.js';
 import { type XmlElement, type XmlNode, el, hasInvalidXmlChars, serialize } from './xml.js';
@@ -48,7 +49,7 @@ export interface UrdfResult {
   meshDir: string;
 }
 
-export type { MeshFile } from './geometry.js';
+export type { MeshFile } from './mesh-file.js';
 
 /** Namespace of the extension elements that keep what URDF has no element for. */
 export const EXTENSION_NAMESPACE = 'urn:body-bridge:urdf-extension:1';
@@ -120,12 +121,10 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
   };
 
   // URDF joint names must be unique; Choreonoid's usually are, generated ones must not collide.
-  const jointNames = new Set<string>();
+  const jointName = uniqueNamer();
   const claimJoint = (wanted: string, fromModel = false, where?: SourceLocation): string => {
-    let name = wanted;
-    for (let k = 2; jointNames.has(name); k++) name = `${wanted}_${k}`;
+    const name = jointName(wanted);
     if (name !== wanted && fromModel) warn(`joint name "${wanted}" is used twice; the second one is written as "${name}"`, where);
-    jointNames.add(name);
     return name;
   };
 

@@ -3,7 +3,7 @@
 // publishes), centres of mass, the link tree and the warnings. Plain data, built from the model as ROS
 // sees it (the conventions applied), so every name matches a link of the served URDF.
 import { cameraIntrinsics } from '../devices/camera-info.js';
-import { deviceFrames } from '../devices/frames.js';
+import { deviceFrames } from '../kinematics/device-frames.js';
 import { frameTree } from '../kinematics/frames.js';
 import { formatDiagnostic } from '../model/errors.js';
 import type { Diagnostic, RobotModel, Vec3 } from '../model/types.js';

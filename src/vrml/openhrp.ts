@@ -6,6 +6,7 @@ import { basename, extname } from 'node:path';
 import { failAt } from '../model/errors.js';
 import { add, composeAffine, identity3, identityPose, mulMat, scale, transformPoint, transpose } from '../model/math.js';
 import type { Affine, Device, Diagnostic, ExtraJoint, Joint, JointType, Link, Mat3, RobotModel, Shape, Vec3 } from '../model/types.js';
+import { firstFreeName } from '../model/unique-name.js';
 import type { VrmlNode } from './ast.js';
 import { DEVICE_PROTOS, readDevice } from './devices.js';
 import { getField, getFloat, getInt, getNodes, getNumbers, getRotation, getString, getVec3, locate, nodeLabel } from './fields.js';
@@ -150,10 +151,9 @@ function readJoint(node: VrmlNode, parentPath: string, parent: Link | null, st: 
   if (st.names.has(name)) {
     // Choreonoid accepts a repeated DEF name (a later DEF shadows the earlier one); link names
     // must be unique downstream, so the repeat gets a suffix.
-    let k = 2;
-    while (st.names.has(`${name}_${k}`)) k++;
-    st.warnings.push({ severity: 'warning', message: `a second Joint named "${name}" is called "${name}_${k}"`, ...locate(node, path) });
-    name = `${name}_${k}`;
+    const renamed = firstFreeName(st.names, name);
+    st.warnings.push({ severity: 'warning', message: `a second Joint named "${name}" is called "${renamed}"`, ...locate(node, path) });
+    name = renamed;
   }
   st.names.add(name);
 

@@ -85,8 +85,6 @@ function builtins(): Map<string, Map<string, FieldDecl>> {
   return builtinCache;
 }
 
-export const isBuiltinType = (type: string): boolean => builtins().has(type);
-
 /** Declared fields of a built-in node type (for defaults). */
 export function builtinField(type: string, field: string): FieldDecl | undefined {
   return builtins().get(type)?.get(field);

@@ -100,10 +100,6 @@ export function peek(s: Scanner): number {
   return s.pos < s.text.length ? s.text.charCodeAt(s.pos) : -1;
 }
 
-export function atEnd(s: Scanner): boolean {
-  return peek(s) === -1;
-}
-
 /** Consumes `ch` if it is next. */
 export function accept(s: Scanner, ch: string): boolean {
   if (peek(s) === ch.charCodeAt(0)) {

@@ -1,4 +1,4 @@
-// Hostile scenarios for the running node (issue 8), run in a child process by test/hostile-node.test.ts
+// Hostile scenarios for the running node, run in a child process by test/hostile-node.test.ts
 // (compiled with src/ by test/support/contract.ts) so that a hang is killed by a timeout and heap use
 // can be measured after forced GC (--expose-gc). The real loader, URDF writer and bridge run over the
 // in-memory transport with manual time. Each scenario prints one JSON report on stdout; the test
@@ -8,13 +8,13 @@
 import { mkdirSync, rmSync, unlinkSync, writeFileSync, readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRobotModel } from '../../src/load.js';
-import { startBridge, type Bridge } from '../../src/ros/bridge.js';
+import { startRobotPublisher, type RobotPublisher } from '../../src/ros/robot-publisher.js';
 import { describeModel } from '../../src/ros/description.js';
 import { fileSignature } from '../../src/ros/dry-run.js';
 import { createMemoryTransport, type MemoryTransport } from '../../src/ros/memory-transport.js';
 import { peerCodec, peerEncode } from '../support/cdr-peer.js';
-import { type JointState, MessageType, type StringMsg, type TFMessage, type Time } from '../../src/ros/messages.js';
-import type { BridgeParams } from '../../src/ros/params.js';
+import { type JointState, MessageType, type StringMsg, type TFMessage, type Time } from '../../src/messages/messages.js';
+import type { NodeParams } from '../../src/ros/params.js';
 
 type Report = Record<string, unknown>;
 
@@ -32,8 +32,8 @@ function cpuMs(): number {
   return (c.user + c.system) / 1000;
 }
 
-function start(transport: MemoryTransport, params: Partial<BridgeParams>): Bridge {
-  return startBridge(
+function start(transport: MemoryTransport, params: Partial<NodeParams>): RobotPublisher {
+  return startRobotPublisher(
     { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
     { publish_frequency: 20, publish_joint_states: false, watch_body_file: false, mesh_dir: join(workDir, 'meshes'), ...params },
   );
@@ -80,7 +80,7 @@ function attempt(body: () => void): string | null {
 
 function jointStates(): Report {
   // Every step gets a fresh node, so that one problem cannot hide or cause another.
-  const fresh = (): { t: MemoryTransport; bridge: Bridge } => {
+  const fresh = (): { t: MemoryTransport; bridge: RobotPublisher } => {
     const t = createMemoryTransport({ codec: peerCodec });
     return { t, bridge: start(t, { body_file: bodyFile }) };
   };
@@ -326,11 +326,11 @@ function meshDir(): Report {
   // A: the node starts with an unwritable mesh_dir, then gets a writable one.
   {
     const t = createMemoryTransport({ codec: peerCodec });
-    let bridge: Bridge | null = null;
+    let bridge: RobotPublisher | null = null;
     report.startThrew = attempt(() => {
       bridge = start(t, { body_file: bodyFile, mesh_dir: bad });
     });
-    const b = bridge as Bridge | null;
+    const b = bridge as RobotPublisher | null;
     if (!b) return report;
     report.servedWithBadDir = b.served() !== null;
     report.errorNamesDir = t.logs.some((l) => l.level === 'error' && l.message.includes(aFile));

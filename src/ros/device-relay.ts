@@ -11,17 +11,17 @@ import { readPointCloud2, writePointCloud2 } from '../cdr/point-cloud2.js';
 import { readWrenchStamped, writeWrenchStamped } from '../cdr/wrench-stamped.js';
 import { transpose } from '../model/math.js';
 import type { CameraParams, Device, RangeCameraParams, RangeSensorParams, RobotModel } from '../model/types.js';
-import { type Header, type Image, MessageType, type Time } from '../ros/messages.js';
-import { type RawPublisher, sensorDataQoS, type Transport } from '../ros/transport.js';
-import { cameraInfo, cameraIntrinsics } from './camera-info.js';
-import type { DeviceFrames } from './frames.js';
-import { type ImuDeviceType, imuMessage, scaleVector, wrenchMessage } from './inertial.js';
-import { cloudLayout, depthImage, rangeCameraFromCloud, rotateCloud } from './pointcloud.js';
-import { laserScan } from './scan.js';
-import { type DeviceTopicSet, deviceTopics, isPlanarScan, prefixed, type TopicRole } from './topics.js';
-import { defaultInputNamespace, UPSTREAM_SCALE, upstreamBase, upstreamTopics } from './upstream.js';
+import { type Header, type Image, MessageType, type Time } from '../messages/messages.js';
+import { type RawPublisher, sensorDataQoS, type Transport } from './transport.js';
+import { cameraInfo, cameraIntrinsics } from '../devices/camera-info.js';
+import type { DeviceFrames } from '../kinematics/device-frames.js';
+import { type ImuDeviceType, imuMessage, scaleVector, wrenchMessage } from '../devices/inertial.js';
+import { cloudLayout, depthImage, rangeCameraFromCloud, rotateCloud } from '../devices/pointcloud.js';
+import { laserScan } from '../devices/scan.js';
+import { type DeviceTopicSet, deviceTopics, isPlanarScan, prefixed, type TopicRole } from '../devices/topics.js';
+import { defaultInputNamespace, UPSTREAM_SCALE, upstreamBase, upstreamTopics } from '../devices/upstream.js';
 
-export interface DeviceBridgeParams {
+export interface RelayParams {
   /**
    * Namespace choreonoid_ros publishes the body's devices under (its BodyROS2Item node's name).
    * Empty: `/<body name>` with '-' → '_', which is what BodyROS2Item uses for a BodyItem that keeps
@@ -44,19 +44,19 @@ export interface DeviceBridgeParams {
   cameraInfoWithoutImages: boolean;
 }
 
-export const defaultDeviceBridgeParams: DeviceBridgeParams = {
+export const defaultRelayParams: RelayParams = {
   inputNamespace: '',
   inputTopics: {},
   undoUpstreamScaling: true,
   cameraInfoWithoutImages: true,
 };
 
-export interface DeviceBridgeContext {
+export interface RelayContext {
   model: RobotModel;
   frames: DeviceFrames[];
   transport: Transport;
   framePrefix: string;
-  params: DeviceBridgeParams;
+  params: RelayParams;
 }
 
 /** Encodings choreonoid_ros writes (rgb8 / mono8 by channel count) plus other plain 8-bit ones. */
@@ -77,7 +77,7 @@ function reusing<T>(write: (m: T, into?: Uint8Array) => Uint8Array): (m: T) => U
 interface Relay {
   transport: Transport;
   framePrefix: string;
-  params: DeviceBridgeParams;
+  params: RelayParams;
   stops: (() => void)[];
   /** Warns once per key, so a stream of bad messages does not flood the log. */
   warnOnce: (key: string, message: string) => void;
@@ -280,9 +280,9 @@ function startForceSensor(relay: Relay, set: DeviceTopicSet, pubs: Publishers, i
  * Advertises every device topic of the model and relays choreonoid_ros's data onto them. Returns
  * the function that ends every subscription and timer (the node calls it before a reload).
  */
-export function startDeviceBridge(ctx: DeviceBridgeContext): () => void {
+export function startDeviceRelay(ctx: RelayContext): () => void {
   const { model, frames, transport } = ctx;
-  const params: DeviceBridgeParams = { ...defaultDeviceBridgeParams, ...ctx.params };
+  const params: RelayParams = { ...defaultRelayParams, ...ctx.params };
   const warned = new Set<string>();
   const relay: Relay = {
     transport,

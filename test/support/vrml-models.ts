@@ -3,9 +3,9 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { ModelLoadError } from '../src/model/errors.js';
-import type { Diagnostic, Vec3 } from '../src/model/types.js';
-import { projectRoot } from './support/oracle.js';
+import { ModelLoadError } from '../../src/model/errors.js';
+import type { Diagnostic, Vec3 } from '../../src/model/types.js';
+import { projectRoot } from './oracle.js';
 
 export const vrmlModelsDir = join(projectRoot, 'test/models/vrml');
 

@@ -2,6 +2,7 @@
 // `body-bridge tf`, so that every consumer agrees on every name.
 import { diag, mulMat } from '../model/math.js';
 import type { Device, Mat3, Pose, RobotModel } from '../model/types.js';
+import { uniqueNamer } from '../model/unique-name.js';
 
 export interface DeviceFrames {
   /** Index into model.devices. */
@@ -49,27 +50,13 @@ function baseName(d: Device): string {
  * append `_optical_frame` / `_scan_frame` to the device frame and take part in the same check.
  */
 export function deviceFrames(model: RobotModel): DeviceFrames[] {
-  const used = new Set(model.links.map((l) => l.name));
-  const claim = (wanted: string): string => {
-    let name = wanted;
-    for (let k = 2; used.has(name); k++) name = `${wanted}_${k}`;
-    used.add(name);
-    return name;
-  };
+  const claim = uniqueNamer(model.links.map((l) => l.name));
   return model.devices.map((d, index) => {
     const optical = isVisionDevice(d);
     const scan = d.type === 'RangeSensor';
-    // Reserve the derived names with the device name, so a later link-like clash cannot split them.
-    let frame = baseName(d);
-    for (let k = 2; ; k++) {
-      const taken =
-        used.has(frame) ||
-        (optical && used.has(`${frame}_optical_frame`)) ||
-        (scan && used.has(`${frame}_scan_frame`));
-      if (!taken) break;
-      frame = `${baseName(d)}_${k}`;
-    }
-    claim(frame);
+    // The derived names must be free with the device name, so a later link-like clash cannot split them.
+    const derived = (f: string): string[] => [...(optical ? [`${f}_optical_frame`] : []), ...(scan ? [`${f}_scan_frame`] : [])];
+    const frame = claim(baseName(d), derived);
     const result: DeviceFrames = { device: index, frame, link: d.link, pose: d.pose };
     if (isVisionDevice(d)) {
       const rOptical = d.params.optical_frame_rotation;

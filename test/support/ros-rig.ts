@@ -1,22 +1,22 @@
 // Shared by the test/ros-*.test.ts files: a bridge on the memory transport, and TF composition done
 // independently of src/kinematics (quaternions back to matrices, walked edge by edge).
-import { startBridge, type Bridge, type BridgeDeps } from '../src/ros/bridge.js';
-import { createMemoryTransport, type MemoryTransport } from '../src/ros/memory-transport.js';
-import { peerCodec } from './support/cdr-peer.js';
-import type { JointState, Time, TFMessage, TransformStamped } from '../src/ros/messages.js';
-import type { BridgeParams } from '../src/ros/params.js';
-import { matrixFromQuaternion } from '../src/model/math.js';
-import type { Mat3, Pose, RobotModel, Vec3 } from '../src/model/types.js';
+import { startRobotPublisher, type RobotPublisher, type RobotPublisherDeps } from '../../src/ros/robot-publisher.js';
+import { createMemoryTransport, type MemoryTransport } from '../../src/ros/memory-transport.js';
+import { peerCodec } from './cdr-peer.js';
+import type { JointState, Time, TFMessage, TransformStamped } from '../../src/messages/messages.js';
+import type { NodeParams } from '../../src/ros/params.js';
+import { matrixFromQuaternion } from './rotations.js';
+import type { Mat3, Pose, RobotModel, Vec3 } from '../../src/model/types.js';
 
 export interface Rig {
   transport: MemoryTransport;
-  bridge: Bridge;
+  bridge: RobotPublisher;
 }
 
 /** A bridge serving `model` (whatever body_file says) with a stand-in URDF, unless deps override. */
-export function rig(model: RobotModel, params: Partial<BridgeParams> = {}, deps: Partial<BridgeDeps> = {}): Rig {
+export function rig(model: RobotModel, params: Partial<NodeParams> = {}, deps: Partial<RobotPublisherDeps> = {}): Rig {
   const transport = createMemoryTransport({ codec: peerCodec });
-  const bridge = startBridge(
+  const bridge = startRobotPublisher(
     {
       transport,
       loadModel: () => model,

@@ -5,12 +5,12 @@
 // kN, accelerations divided by 10. Outputs are checked field by field, geometrically through TF, and
 // every published message against the ROS 2 definitions.
 import { describe, expect, it } from 'vitest';
-import { defaultDeviceBridgeParams, type DeviceBridgeParams, startDeviceBridge } from '../src/devices/bridge.js';
-import { deviceFrames } from '../src/devices/frames.js';
+import { defaultRelayParams, type RelayParams, startDeviceRelay } from '../src/ros/device-relay.js';
+import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { frameTree, framePoses } from '../src/kinematics/frames.js';
 import { axisAngle, diag, mulMat, mulVec } from '../src/model/math.js';
 import type { Device, Mat3, RangeCameraParams, RangeSensorParams, RobotModel, Vec3 } from '../src/model/types.js';
-import { type CameraInfo, type Image, type Imu, type LaserScan, MessageType, type PointCloud2, type Time, type WrenchStamped } from '../src/ros/messages.js';
+import { type CameraInfo, type Image, type Imu, type LaserScan, MessageType, type PointCloud2, type Time, type WrenchStamped } from '../src/messages/messages.js';
 import { createMemoryTransport, type MemoryTransport } from '../src/ros/memory-transport.js';
 import { peerCodec, peerEncode } from './support/cdr-peer.js';
 import { checkMessage } from './support/msgcheck.js';
@@ -37,9 +37,9 @@ function load(file: string, edit?: (m: RobotModel) => void): RobotModel {
   return model;
 }
 
-function start(model: RobotModel, params: Partial<DeviceBridgeParams> = {}): { t: MemoryTransport; stop: () => void } {
+function start(model: RobotModel, params: Partial<RelayParams> = {}): { t: MemoryTransport; stop: () => void } {
   const t = createMemoryTransport({ codec: peerCodec });
-  const stop = startDeviceBridge({ model, frames: deviceFrames(model), transport: t, framePrefix: PREFIX, params: { ...defaultDeviceBridgeParams, ...params } });
+  const stop = startDeviceRelay({ model, frames: deviceFrames(model), transport: t, framePrefix: PREFIX, params: { ...defaultRelayParams, ...params } });
   return { t, stop };
 }
 
@@ -528,7 +528,7 @@ describe('Imu, acceleration, gyro and force relay', () => {
         return t.subscribeRaw(topic, type, qos, cb);
       }) as typeof t.subscribeRaw,
     };
-    const stop = startDeviceBridge({ model, frames: deviceFrames(model), transport: picky, framePrefix: '', params: defaultDeviceBridgeParams });
+    const stop = startDeviceRelay({ model, frames: deviceFrames(model), transport: picky, framePrefix: '', params: defaultRelayParams });
     expect(t.logs.some((l) => l.level === 'warn' && l.message.includes('/SR1/WaistGyro'))).toBe(true);
     t.inject('/SR1/WaistIMU', blankImu('WaistIMU'));
     expect(t.messages('WaistIMU/imu').length).toBe(1);

@@ -9,14 +9,14 @@ import { jointPose } from '../src/kinematics/forward.js';
 import { failAt } from '../src/model/errors.js';
 import type { RobotModel } from '../src/model/types.js';
 import { fileSignature } from '../src/ros/dry-run.js';
-import { MessageType, type JointState, type StringMsg, type TFMessage } from '../src/ros/messages.js';
+import { MessageType, type JointState, type StringMsg, type TFMessage } from '../src/messages/messages.js';
 import { paramSpecs, validateParam } from '../src/ros/params.js';
 import { qosMismatch } from '../src/ros/qos.js';
 import type { QoS } from '../src/ros/transport.js';
 import { peerEncode } from './support/cdr-peer.js';
 import { checkMessage } from './support/msgcheck.js';
 import { joint, link, pose, sampleRobot } from './support/urdf-models.js';
-import { at, jointState, poseError, rig, transformToPose } from './ros-helpers.js';
+import { at, jointState, poseError, rig, transformToPose } from './support/ros-rig.js';
 
 const T0 = 2000;
 /** Moves the clock to T0 + ms and delivers a joint_states message stamped with that time. */

@@ -1,0 +1,173 @@
+// The node's behaviour over a Transport, with no rclnodejs in sight, split as robot_state_publisher
+// splits its node: the served model (load, serve, reload, watch: served-model.ts), the TF publisher
+// (joint states in, transforms out: tf-publisher.ts), the initial joint-state publisher
+// (initial-joint-states.ts) and the device relay (device-relay.ts). This file wires them together and
+// owns the one thing they share, the parameters, applying each change all or nothing.
+import { type RelayContext, type RelayParams, startDeviceRelay } from './device-relay.js';
+import { startInitialJointStates } from './initial-joint-states.js';
+import { coerceParam, defaultParams, type NodeParams, validateChanges } from './params.js';
+import { type Description, describeError, initialPositions, type ModelSource, prepareServed, ROBOT_DESCRIPTION_TOPIC, type Served, startServedModel } from './served-model.js';
+import { JOINT_STATES_TOPIC, startTfPublisher, TF_STATIC_TOPIC, TF_TOPIC } from './tf-publisher.js';
+import type { Transport } from './transport.js';
+
+export { JOINT_STATE_RATE_HZ } from './initial-joint-states.js';
+export { WARNING_PERIOD_NS } from './tf-publisher.js';
+export { describeError, type Description, type Served } from './served-model.js';
+
+export const Topics = {
+  robotDescription: ROBOT_DESCRIPTION_TOPIC,
+  jointStates: JOINT_STATES_TOPIC,
+  tf: TF_TOPIC,
+  tfStatic: TF_STATIC_TOPIC,
+} as const;
+
+/** The device relay's parameters from the node's. */
+export function relayParamsOf(p: NodeParams): RelayParams {
+  const inputTopics: Record<string, string> = {};
+  for (const entry of p.device_input_topics) {
+    const eq = entry.indexOf('=');
+    if (eq > 0) inputTopics[entry.slice(0, eq).trim()] = entry.slice(eq + 1).trim();
+  }
+  return {
+    inputNamespace: p.device_input_namespace,
+    inputTopics,
+    undoUpstreamScaling: p.undo_upstream_scaling,
+    cameraInfoWithoutImages: p.camera_info_without_images,
+  };
+}
+
+export interface RobotPublisherDeps extends ModelSource {
+  transport: Transport;
+  /** Starts the sensor relay for a model; returns its stop function. Called after every (re)load. Default: device-relay.ts. */
+  startDevices?(ctx: RelayContext): () => void;
+  /** Told whenever robot_description changes (the rclnodejs layer mirrors it into the parameter). */
+  onDescription?(xml: string): void;
+}
+
+export interface SetResult {
+  successful: boolean;
+  reason: string;
+}
+
+export interface RobotPublisher {
+  params(): NodeParams;
+  /** The model being served, or null before the first successful load. */
+  served(): Served | null;
+  /** Validates, loads what must be loaded and applies — all or nothing. */
+  setParams(changes: Partial<Record<string, unknown>>): SetResult;
+  /** Reloads body_file now (as a file change would). Returns whether the new model is being served. */
+  reload(): boolean;
+  /** Drops the subscriptions, timers and device relay. */
+  stop(): void;
+}
+
+/** Parameters whose change restarts the device relay. */
+const RELAY_PARAMS: readonly (keyof NodeParams)[] = ['device_input_namespace', 'device_input_topics', 'undo_upstream_scaling', 'camera_info_without_images'];
+
+export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<NodeParams>): RobotPublisher {
+  const { transport } = deps;
+  const log = transport.log;
+  let params: NodeParams = { ...defaultParams(), ...initial };
+  let stopDevices: (() => void) | null = null;
+
+  const restartDevices = (s: Served): void => {
+    stopDevices?.();
+    stopDevices = null;
+    const start = deps.startDevices ?? startDeviceRelay;
+    stopDevices = start({ model: s.model, frames: s.deviceFrames, transport, framePrefix: params.frame_prefix, params: relayParamsOf(params) });
+  };
+
+  const model = startServedModel({
+    transport,
+    source: deps,
+    params: () => params,
+    onServe(s): void {
+      tf.serve(s);
+      restartDevices(s);
+    },
+    ...(deps.onDescription ? { onDescription: deps.onDescription } : {}),
+  });
+  const initialStates = startInitialJointStates({
+    transport,
+    topic: Topics.jointStates,
+    positions: () => model.current()?.initialPositions ?? null,
+    deliver: (msg) => tf.onJointState(msg),
+  });
+  const tf = startTfPublisher({
+    transport,
+    params: () => params,
+    served: () => model.current(),
+    isOwnMessage: (stamp) => initialStates.isOwnMessage(stamp),
+    onOtherPublisher: () => initialStates.otherPublisherSeen(),
+  });
+
+  const describeAgain = (s: Served, p: NodeParams): Served => ({ ...s, description: deps.describe(s.model, p) });
+
+  const setParams = (raw: Partial<Record<string, unknown>>): SetResult => {
+    const changes: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(raw)) changes[k] = coerceParam(k, v);
+    const reason = validateChanges(changes);
+    if (reason) return { successful: false, reason };
+    const previous = params;
+    const next: NodeParams = { ...previous, ...(changes as Partial<NodeParams>) };
+    const changed = (name: keyof NodeParams): boolean => name in changes && JSON.stringify(next[name]) !== JSON.stringify(previous[name]);
+    const served = model.current();
+
+    const describeChanged = (['mesh_dir', 'package_uris'] as const).some(changed);
+    // These change the frame tree itself (world_frame decides whether the root inertia moves): a full reload.
+    const reloadChanged = (['world_frame', 'link_names', 'root_inertia'] as const).some(changed);
+    // Nothing served yet (the start failed): naming body_file again retries even when unchanged, and so
+    // does a new value for anything the failed load depended on (an unwritable mesh_dir, say) — else the
+    // node would stay empty until body_file itself changed.
+    const needsLoad = changed('body_file') || (served !== null && reloadChanged) || (!served && ('body_file' in changes || describeChanged || reloadChanged));
+    const needsDescribe = served !== null && describeChanged;
+    let candidate: Served | null = null;
+    if (needsLoad || needsDescribe) {
+      try {
+        candidate = needsLoad ? prepareServed(deps, next.body_file, next, log) : describeAgain(served!, next);
+      } catch (error) {
+        const message = describeError(error);
+        log.error(`refused ${Object.keys(changes).join(', ')}: ${message}`);
+        return { successful: false, reason: message };
+      }
+    }
+    params = next;
+    if (!candidate && served && changed('initial_joint_positions')) {
+      model.setInitialPositions(initialPositions(served.model, served.frames, next.initial_joint_positions, log));
+    }
+    if (candidate) model.serve(candidate);
+    else if (served && changed('frame_prefix')) {
+      tf.publishStatic(served);
+      restartDevices(served);
+    } else if (served && RELAY_PARAMS.some(changed)) {
+      restartDevices(served);
+    }
+    if (changed('publish_joint_states') || changed('initial_joint_positions')) {
+      if (changed('publish_joint_states') && next.publish_joint_states) initialStates.forgetOtherPublisher();
+      initialStates.restart(params.publish_joint_states);
+    }
+    if (changed('watch_body_file') || changed('watch_period')) model.restartWatch();
+    return { successful: true, reason: '' };
+  };
+
+  // Start: a bad body_file leaves the node up and watching, so fixing the file brings it to life.
+  const startReason = validateChanges({ ...params });
+  if (startReason) log.error(`invalid parameters: ${startReason}`);
+  else model.reload('start');
+  initialStates.restart(params.publish_joint_states);
+  model.restartWatch();
+
+  return {
+    params: () => ({ ...params, initial_joint_positions: [...params.initial_joint_positions] }),
+    served: () => model.current(),
+    setParams,
+    reload: () => model.reload('reload requested'),
+    stop(): void {
+      tf.stop();
+      initialStates.stop();
+      model.stop();
+      stopDevices?.();
+      stopDevices = null;
+    },
+  };
+}
