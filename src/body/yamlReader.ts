@@ -196,6 +196,8 @@ export function readYamlSubset(
       const c = text.charCodeAt(pos);
       if (c === SPACE) pos++;
       else if (c === HASH) {
+        // A comment starts a line or follows a space; `20,# 0` is no comment (and no valid YAML).
+        if (pos !== lineStart && text.charCodeAt(pos - 1) !== SPACE) outside();
         const end = text.indexOf('\n', pos);
         pos = end < 0 ? n : end;
         return;
@@ -378,7 +380,7 @@ export function readYamlSubset(
       value = readSingleQuoted();
       afterQuoted(true);
     } else {
-      if (isIndicatorStart(c) || c === 38 || c === 42 || (c === DASH && isBlank(pos + 1))) outside();
+      if (isIndicatorStart(c) || c === 38 || c === 42 || (c === DASH && !plainSafeInFlow(pos + 1))) outside();
       value = readPlain(true);
       if (value === '') outside();
       // A plain scalar continued on the next line (a missing comma in AizuSpider's lists): folded with a space.
@@ -397,6 +399,9 @@ export function readYamlSubset(
     }
     return { kind: 'scalar', value, loc: loc(path, at, atLine, atLineStart), sink };
   }
+
+  /** A `-` starts a plain scalar in a flow collection only when a character that may continue one follows (`-1`, not `-,`). */
+  const plainSafeInFlow = (at: number): boolean => !isBlank(at) && !isFlowIndicator(text.charCodeAt(at));
 
   const isBlank = (at: number): boolean => {
     if (at >= n) return true;
@@ -479,7 +484,7 @@ export function readYamlSubset(
     const c = text.charCodeAt(pos);
     if (c === 34) return readDoubleQuoted();
     if (c === 39) return readSingleQuoted();
-    if (isIndicatorStart(c) || c === 38 || c === 42 || c === 91 || c === 123 || c === 39 || (c === DASH && isBlank(pos + 1))) outside();
+    if (isIndicatorStart(c) || c === 38 || c === 42 || c === 91 || c === 123 || c === 39 || (c === DASH && !plainSafeInFlow(pos + 1))) outside();
     const key = readPlain(true);
     if (key === '') outside();
     return key;
