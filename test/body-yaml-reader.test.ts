@@ -76,7 +76,7 @@ function random(seed: number): () => number {
 function mutate(text: string, next: () => number): string {
   const at = Math.floor(next() * text.length);
   const pick = Math.floor(next() * 6);
-  const chars = [' ', ':', '-', '[', ']', '{', '}', ',', '&a', '*a', '#', '"', "'", '\n', '<<: ', '|'];
+  const chars = [' ', ':', '-', '[', ']', '{', '}', ',', '&a', '*a', '#', '"', "'", '\n', '<<: ', '|', '-,', '? ', '!', '\t', '  - ', ': '];
   switch (pick) {
     case 0:
       return text.slice(0, at) + text.slice(at + 1);

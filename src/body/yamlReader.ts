@@ -13,9 +13,9 @@
 // node for node against the `yaml` package route (test/body-yaml-reader.test.ts).
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
-import type { YMap, YNode, YScalar, YSeq, YamlFile } from './yamlTree.js';
+import type { YMap, YNode, YScalar, YSeq, YamlFile } from './yamlNodes.js';
 
-// yamlTree.ts's childPath (not imported: yamlTree.ts imports this module).
+// yamlTree.ts's childPath (not imported: yamlTree.ts imports this module, and imports may not cycle).
 const childPath = (path: string, key: string | number): string =>
   typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
 

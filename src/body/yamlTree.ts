@@ -6,6 +6,7 @@ import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Docum
 import { ModelLoadError, failAt } from '../model/errors.js';
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
+import type { YMap, YNode, YamlFile } from './yamlNodes.js';
 import { FLOW_UNDERINDENTED, readYamlSubset } from './yamlReader.js';
 
 /**
@@ -15,33 +16,7 @@ import { FLOW_UNDERINDENTED, readYamlSubset } from './yamlReader.js';
  */
 const ALIAS_COPY_FACTOR = 30;
 
-export interface Located {
-  loc: SourceLocation;
-}
-export interface YScalar extends Located {
-  kind: 'scalar';
-  /** Source text; '' for an empty value. */
-  value: string;
-  /** Where conversions of this value report lenient readings (the loader's warning list). */
-  sink?: Diagnostic[];
-}
-export interface YSeq extends Located {
-  kind: 'seq';
-  items: YNode[];
-}
-export interface YMap extends Located {
-  kind: 'map';
-  /** Insertion order; Choreonoid iterates mappings in key order (see sortedEntries). */
-  entries: Map<string, YNode>;
-}
-export type YNode = YScalar | YSeq | YMap;
-
-export interface YamlFile {
-  file: string;
-  root: YNode;
-  /** Anchored nodes by anchor name (a Resource's `node:` selects one). */
-  anchors: Map<string, YNode>;
-}
+export type { Located, YMap, YNode, YScalar, YSeq, YamlFile } from './yamlNodes.js';
 
 /** Choreonoid's Mapping is a std::map: iteration is in byte order of the keys, not file order. */
 export function sortedEntries(map: YMap): [string, YNode][] {
