@@ -79,15 +79,18 @@ export interface LoadMeasurement {
 const isYaml = (p: string): boolean => /\.(body|ya?ml)$/i.test(p);
 const isWrl = (p: string): boolean => /\.wrl$/i.test(p);
 
-/** A shape that is both visual and collision (plain shapes are) counts once. */
+/**
+ * A shape that is both visual and collision (plain shapes are) counts once; shapes that share one
+ * geometry (VRML USE, YAML aliases) count each time they are placed.
+ */
 export function meshTriangles(model: RobotModel): number {
   const seen = new Set<object>();
   let n = 0;
   for (const link of model.links) {
     for (const shape of [...link.visuals, ...link.collisions]) {
       const g = shape.geometry;
-      if (g.kind !== 'mesh' || seen.has(g) || seen.has(g.faces)) continue;
-      seen.add(g).add(g.faces);
+      if (g.kind !== 'mesh' || seen.has(shape)) continue;
+      seen.add(shape);
       for (const f of g.faces) n += Math.max(0, f.length - 2);
     }
   }

@@ -55,6 +55,19 @@ function headline(r: BenchResults): string {
     }
   } else rows.push(['Load + URDF', na(load) ?? '', '', '', '', '']);
 
+  const cn = r.choreonoid;
+  if (cn === undefined) {
+    // A run from before the comparison existed.
+  } else if (cn?.status === 'ok') {
+    const models = `${cn.models.length} models both load`;
+    const peer = `Choreonoid ${cn.version} cnoid::BodyLoader (C++, shapes on)`;
+    const best = `best of ${cn.reps.reps}`;
+    rows.push([`Load vs Choreonoid, ${models} (total, ${best})`, `${n(cn.total.oursLoadMs)} ms`, peer, `${n(cn.total.choreonoidMs)} ms`, ratio(cn.total.loadRatio), target(cn.total.loadRatio, 1)]);
+    rows.push([`Load + URDF vs Choreonoid's load, same models (total)`, `${n(cn.total.oursLoadUrdfMs)} ms`, peer, `${n(cn.total.choreonoidMs)} ms`, ratio(cn.total.loadUrdfRatio), target(cn.total.loadUrdfRatio, 1.3)]);
+    const w = cn.worst[0];
+    if (w) rows.push([`Load vs Choreonoid, slowest model by ratio: ${w.file}`, `${n(w.oursLoadMs)} ms`, peer, `${n(w.choreonoidMs)} ms`, ratio(w.loadRatio), `every model ≤ 3× ${cn.modelsAbove3x === 0 ? '✔' : `✘ (${cn.modelsAbove3x} above)`}`]);
+  } else rows.push(["Load vs Choreonoid's BodyLoader", na(cn ?? null) ?? '', '', '', '', '']);
+
   const tf = r.tf;
   if (tf?.status === 'ok') {
     for (const c of tf.cases) {
@@ -172,6 +185,30 @@ function loadDetails(r: BenchResults): string {
   return parts.join('\n');
 }
 
+function choreonoidDetails(r: BenchResults): string {
+  const cn = r.choreonoid;
+  if (cn?.status !== 'ok') return '';
+  const row = (m: (typeof cn.models)[number]): string[] => [m.file, `${n(m.choreonoidMs)} ms`, `${n(m.oursLoadMs)} ms`, ratio(m.loadRatio), `${n(m.oursLoadUrdfMs)} ms`, ratio(m.loadUrdfRatio)];
+  const head = ['model', 'Choreonoid load', 'body_bridge load', 'ratio', 'body_bridge load + URDF', 'ratio'];
+  const bySide = (side: 'choreonoid' | 'body_bridge'): string[] => cn.skipped.filter((s) => s.side === side).map((s) => s.file);
+  const skippedCn = bySide('choreonoid');
+  const skippedOurs = bySide('body_bridge');
+  return [
+    "### Load against Choreonoid's BodyLoader",
+    '',
+    `Choreonoid ${cn.version} from ${cn.prefix} (bench/choreonoid_load.cpp, a fresh \`cnoid::BodyLoader\` per load, shapes on); ` +
+      `each side best of ${cn.reps.reps} after ${cn.reps.warmup} warm-up load(s), the two sides alternating every few models. ` +
+      `${cn.models.length} models both load; per-model load ratio median ${ratio(cn.medianLoadRatio)} (load + URDF ${ratio(cn.medianLoadUrdfRatio)}), ` +
+      `${cn.modelsAbove3x} above 3×.`,
+    '',
+    table(head, [['**total**', `${n(cn.total.choreonoidMs)} ms`, `${n(cn.total.oursLoadMs)} ms`, ratio(cn.total.loadRatio), `${n(cn.total.oursLoadUrdfMs)} ms`, ratio(cn.total.loadUrdfRatio)], ...cn.worst.map(row)]),
+    '',
+    `The ten highest load ratios are listed below the total; every model's figures are in the JSON (\`choreonoid.models\`).`,
+    ...(skippedCn.length > 0 ? ['', `Left out because Choreonoid's loader (built without Assimp) did not load them (${skippedCn.length}): ${skippedCn.map((f) => `\`${f}\``).join(', ')}.`] : []),
+    ...(skippedOurs.length > 0 ? ['', `Left out because body_bridge did not load them (${skippedOurs.length}): ${skippedOurs.map((f) => `\`${f}\``).join(', ')}.`] : []),
+  ].join('\n');
+}
+
 function tfDetails(r: BenchResults): string {
   const tf = r.tf;
   if (tf?.status !== 'ok') return '';
@@ -237,7 +274,7 @@ function renderSummary(r: BenchResults): string {
 }
 
 function renderDetails(r: BenchResults): string {
-  return [loadDetails(r), '', tfDetails(r), '', sensorDetails(r), '', memoryDetails(r), ''].join('\n');
+  return [loadDetails(r), '', choreonoidDetails(r), '', tfDetails(r), '', sensorDetails(r), '', memoryDetails(r), ''].join('\n');
 }
 
 /** The tables of one run (bench/results/latest.md). */
@@ -260,6 +297,11 @@ export function renderBenchmarksMd(r: BenchResults, notes = ''): string {
     '  timed in-process. For VRML models (and YAML models that pull in .wrl files) there is no C peer: the limit is',
     '  decoding the same bytes with `TextDecoder` plus one byte scan. A generated .wrl with 100k+ triangles is reported too.',
     '  Models slower than 5 s are timed once after the first run (n = 1 in the tables).',
+    "- **Load against Choreonoid**: the same model files loaded by Choreonoid's own C++ `cnoid::BodyLoader`",
+    '  (`bench/choreonoid_load.cpp`, shapes on, a fresh loader per load) and by `loadRobotModel` (and',
+    '  `loadRobotModel` + `toUrdf`), best of 3 after a warm-up load on each side, the sides alternating every 20',
+    '  models; the models both load are compared. Choreonoid is built outside the repository (see the notes below);',
+    '  without it the measurement reports "not available".',
     "- **TF throughput**: JointState CDR → TFMessage CDR through the node's complete per-message path (`startRobotPublisher`",
     '  on the in-memory transport, which carries the same bytes as rclnodejs), stamps 0.1 s apart so every message',
     '  publishes every moving joint. Peer:',
@@ -283,11 +325,13 @@ export function renderBenchmarksMd(r: BenchResults, notes = ''): string {
     'npm run bench -- --publish    # also rewrites BENCHMARKS.md and BENCHMARKS.json',
     'npm run bench -- --tiny       # the small run the test suite checks',
     'npm run bench -- --only tf,sensors --models HRP4C',
+    'CHOREONOID_PREFIX=/opt/choreonoid npm run bench -- --only choreonoid   # the Choreonoid comparison alone',
     'npm run bench -- --render BENCHMARKS.json --publish   # re-render only (after editing bench/notes.md)',
     '```',
     '',
     'Needs `../shared` (corpus + oracle), `python3-yaml` (with libyaml), `g++`, `liborocos-kdl-dev` and',
-    '`libkdl-parser-dev` (all installed by `.ci/run`). The KDL peer is built into `build/kdl_tf`.',
+    '`libkdl-parser-dev` (all installed by `.ci/run`). The KDL peer is built into `build/kdl_tf`, the Choreonoid',
+    'harness into `build/choreonoid_load` (against an installed Choreonoid at `CHOREONOID_PREFIX`, default `/opt/choreonoid`).',
     '',
     '## Details',
     '',

@@ -3,12 +3,13 @@
 // --publish also BENCHMARKS.md and BENCHMARKS.json at the project root.
 //
 // Options: --tiny (small inputs, few repetitions: what the test suite runs), --out DIR,
-// --only load,tf,sensors,memory, --models SUBSTRING[,SUBSTRING...], --publish,
+// --only load,choreonoid,tf,sensors,memory, --models SUBSTRING[,SUBSTRING...], --publish,
 // --render RESULTS.json (no measuring: rewrite the Markdown of an earlier run, e.g. after editing bench/notes.md).
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type BenchConfig, fullConfig, tinyConfig } from './config.js';
 import { type CorpusModel, corpusModels, findProjectRoot } from './corpus.js';
+import { compareWithChoreonoid, type ChoreonoidComparison } from './choreonoid.js';
 import { buildKdlPeer } from './kdl.js';
 import { type LoadMeasurement, measureLoad } from './load.js';
 import { describeMachine } from './machine.js';
@@ -22,7 +23,7 @@ import { reasonOf, resolveSubjects, type Subjects } from './subjects.js';
 import { traceReads } from './trace.js';
 import { measureTfCase, type StartTfDriver, type TfCase } from './tf.js';
 
-const SECTIONS = ['load', 'tf', 'sensors', 'memory'] as const;
+const SECTIONS = ['load', 'choreonoid', 'tf', 'sensors', 'memory'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 interface Args {
@@ -146,6 +147,28 @@ async function main(): Promise<void> {
           );
   }
 
+  // 1b. Load against Choreonoid's own loader, where an installed Choreonoid is found.
+  let choreonoid: Item<ChoreonoidComparison> | null = null;
+  if (args.only.has('choreonoid')) {
+    log(`choreonoid: ${models.length} corpus models against cnoid::BodyLoader`);
+    const { loadRobotModel, toUrdf } = subjects;
+    choreonoid = !loadRobotModel.ok
+      ? notAvailable('choreonoid', loadRobotModel.reason)
+      : !toUrdf.ok
+        ? notAvailable('choreonoid', toUrdf.reason)
+        : attempt('choreonoid', () =>
+            compareWithChoreonoid(loadRobotModel.value, toUrdf.value, {
+              projectRoot,
+              corpusDir: join(sharedDir, 'corpus'),
+              models,
+              reps: config.choreonoid.reps,
+              chunk: config.choreonoid.chunk,
+              log,
+            }),
+          );
+    if (choreonoid.status !== 'ok') log(`choreonoid: not available: ${choreonoid.reason}`);
+  }
+
   const surveyed = args.only.has('tf') || args.only.has('memory') ? survey(subjects, models, load) : [];
 
   // 2. TF throughput.
@@ -234,6 +257,7 @@ async function main(): Promise<void> {
     machine,
     config,
     load,
+    choreonoid,
     tf,
     sensors,
     memory,

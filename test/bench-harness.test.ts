@@ -116,6 +116,33 @@ describe('npm run bench -- --tiny', () => {
     expect(load.bigWrl.triangles).toBe(2 * tinyConfig.bigWrl.rings * tinyConfig.bigWrl.segments);
   });
 
+  it("choreonoid: Choreonoid's BodyLoader side by side where installed, otherwise not available with the reason", () => {
+    const cn = results.choreonoid as Json;
+    expect(cn, 'the choreonoid section is in every run').toBeDefined();
+    if (cn.status !== 'ok') {
+      // No Choreonoid on this machine: the reason says where it was looked for.
+      expect(String(cn.reason)).toMatch(/Choreonoid|CHOREONOID_PREFIX|g\+\+/);
+      expect(markdown).toMatch(/Load vs Choreonoid's BodyLoader \| not available: /);
+      return;
+    }
+    type Row = { file: string; oursLoadMs: number; oursLoadUrdfMs: number; choreonoidMs: number; loadRatio: number; loadUrdfRatio: number };
+    const models = cn.models as Row[];
+    const skipped = cn.skipped as { file: string }[];
+    // Every tiny model is either compared or skipped with a reason, never both.
+    expect([...models.map((m) => m.file), ...skipped.map((s) => s.file)].sort()).toEqual([...tinyConfig.models].sort());
+    for (const m of models) {
+      for (const v of [m.oursLoadMs, m.oursLoadUrdfMs, m.choreonoidMs]) expect(Number.isFinite(v) && v > 0, m.file).toBe(true);
+      expect(m.oursLoadUrdfMs).toBeGreaterThanOrEqual(m.oursLoadMs);
+      expect(m.loadRatio).toBeCloseTo(m.oursLoadMs / m.choreonoidMs, 9);
+    }
+    const total = cn.total as { oursLoadMs: number; choreonoidMs: number; loadRatio: number };
+    expect(total.choreonoidMs).toBeCloseTo(models.reduce((a, m) => a + m.choreonoidMs, 0), 9);
+    expect(total.loadRatio).toBeCloseTo(total.oursLoadMs / total.choreonoidMs, 9);
+    const worst = (cn.worst as Row[]).map((m) => m.loadRatio);
+    expect(worst).toEqual([...worst].sort((a, b) => b - a));
+    expect(markdown).toContain("### Load against Choreonoid's BodyLoader");
+  });
+
   it('TF: both sides publish the same transforms for the same joint states', () => {
     for (const c of (results.tf as { cases: Json[] }).cases) {
       const where = String(c.name);

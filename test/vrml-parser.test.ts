@@ -9,7 +9,7 @@ import type { Shape } from '../src/model/types.js';
 import { isNode } from '../src/vrml/ast.js';
 import { loadVrmlShapes } from '../src/vrml/index.js';
 import { createSession, parseVrmlFile, parseVrmlText } from '../src/vrml/parser.js';
-import { createScanner, readNumberOrNone } from '../src/vrml/scanner.js';
+import { createScanner, readNumberOrNone, scanNumberList } from '../src/vrml/scanner.js';
 import { apply, expectClose, loadError, vrmlModelsDir, writeFiles, writeModel } from './support/vrml-models.js';
 
 const HEADER = '#VRML V2.0 utf8\n';
@@ -338,5 +338,29 @@ describe('the AST keeps positions and types', () => {
     expect(loadVrmlShapes(file, {})).toHaveLength(1);
     writeFileSync(file, '#VRML V1.0 ascii\nSeparator { }');
     expect(loadError(() => loadVrmlShapes(file, {}))).toMatchObject({ line: 1, column: 1 });
+  });
+});
+
+describe('number lists read as correctly rounded doubles (the 16-digit fast path)', () => {
+  test('decimals of 1–19 digits, leading zeros, around 2^53, give what Number() gives', () => {
+    const decimal = fc
+      .tuple(fc.boolean(), fc.stringMatching(/^0{0,4}[0-9]{1,19}$/), fc.nat(20))
+      .map(([neg, digits, at]) => {
+        const point = Math.min(at, digits.length);
+        const text = point === 0 || point >= digits.length ? digits : `${digits.slice(0, point)}.${digits.slice(point)}`;
+        return `${neg ? '-' : ''}${text}`;
+      });
+    const edges = ['9007199254740991', '9007199254740992', '9007199254740993', '0.9007199254740993', '0.1084999963641167', '-0.01056756917387247'];
+    fc.assert(
+      fc.property(fc.array(decimal, { minLength: 1, maxLength: 50 }), (tokens) => {
+        const all = [...tokens, ...edges];
+        const s = createScanner('x.wrl', `[${all.join(', ')}]`);
+        s.pos = 1;
+        const out: number[] = [];
+        expect(scanNumberList(s, out)).toBe(-1);
+        expect(out).toEqual(all.map(Number));
+      }),
+      { numRuns: 300, seed: 15 },
+    );
   });
 });

@@ -49,7 +49,7 @@ export function readBodyFile(
   isSub: boolean,
 ): ReadResult {
   const yaml = readYamlFile(file, limits, warnings);
-  const ctx: BodyContext = { file, baseDir: dirname(file), degree: true, yaml, options, limits, budget, warnings, vrmlExtractions: [] };
+  const ctx: BodyContext = { file, baseDir: dirname(file), degree: true, yaml, options, limits, budget, warnings, vrmlExtractions: [], geometries: new Map() };
   const top = asMap(yaml.root, 'a mapping at the top of a body file');
 
   const formatNode = get(top, 'format');

@@ -2,7 +2,7 @@
 import { failAt } from '../model/errors.js';
 import { axisAngle, identity3, mulMat, norm } from '../model/math.js';
 import type { LoadLimits, LoadOptions } from '../model/options.js';
-import type { Diagnostic, Mat3, SourceLocation, Vec3 } from '../model/types.js';
+import type { Diagnostic, Geometry, Mat3, SourceLocation, Vec3 } from '../model/types.js';
 import { asNumbers, asSeq, get } from './values.js';
 import type { ParseSession } from '../vrml/parser.js';
 import type { VrmlExtraction } from './vrmlResources.js';
@@ -37,6 +37,12 @@ export interface BodyContext {
   warnings: Diagnostic[];
   /** `.wrl` Resources read so far by this body (not its sub-bodies, which Choreonoid reads separately). */
   vrmlExtractions: VrmlExtraction[];
+  /**
+   * Mesh-like geometries read so far, by the YAML node they were read from: copies of one node through
+   * aliases share one geometry, as Choreonoid shares the scene node of an aliased YAML node (terrains
+   * alias one mesh hundreds of times). Shared with the contexts of YAML resources read by this body.
+   */
+  geometries: Map<YNode, { degree: boolean; geometry: Geometry }>;
 }
 
 // Choreonoid's radian(): TO_RADIAN * deg, with TO_RADIAN = PI / 180 computed once.

@@ -5,6 +5,7 @@ import type { Geometry, Material, Vec3 } from '../model/types.js';
 import { toRadian, type BodyContext } from './context.js';
 import { resolveResourcePath } from './resources.js';
 import { asInt, asMap, asNumber, asSeq, asString, asVec3, boolAt, get, numberAt, optionalMap, stringAt, vec3At } from './values.js';
+import { originalNode } from './yamlReader.js';
 import type { YMap, YNode } from './yamlTree.js';
 
 /** Choreonoid's SgMaterial defaults for whatever a `material` mapping leaves out. */
@@ -170,6 +171,20 @@ function sizeAt(map: YMap): Vec3 {
   return v;
 }
 
+/**
+ * A mesh-like geometry read once per YAML node: an alias's copy gets the geometry its original gave.
+ * A reading that warned is not shared, so that each copy still reports its own place.
+ */
+function shared(ctx: BodyContext, map: YMap, read: () => Geometry): Geometry {
+  const origin = originalNode(map);
+  const known = ctx.geometries.get(origin);
+  if (known && known.degree === ctx.degree) return known.geometry;
+  const warnings = ctx.warnings.length;
+  const geometry = read();
+  if (ctx.warnings.length === warnings) ctx.geometries.set(origin, { degree: ctx.degree, geometry });
+  return geometry;
+}
+
 /** A `geometry` mapping; throws for unknown types exactly where Choreonoid does. */
 export function readGeometry(ctx: BodyContext, node: YNode): Geometry {
   const map = asMap(node, 'a geometry mapping');
@@ -195,13 +210,13 @@ export function readGeometry(ctx: BodyContext, node: YNode): Geometry {
     case 'Capsule':
       return { kind: 'capsule', radius: dimensionAt(map, 'radius', 1), height: dimensionAt(map, 'height', 1) };
     case 'Extrusion':
-      return readExtrusion(ctx, map);
+      return shared(ctx, map, () => readExtrusion(ctx, map));
     case 'ElevationGrid':
-      return readElevationGrid(ctx, map);
+      return shared(ctx, map, () => readElevationGrid(ctx, map));
     case 'IndexedFaceSet':
-      return readMesh(ctx, map, false);
+      return shared(ctx, map, () => readMesh(ctx, map, false));
     case 'TriangleMesh':
-      return readMesh(ctx, map, true);
+      return shared(ctx, map, () => readMesh(ctx, map, true));
     case 'Resource': {
       const uriNode = get(map, 'uri');
       if (!uriNode) failAt(map.loc, 'a Resource geometry needs a "uri"');

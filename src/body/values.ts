@@ -8,7 +8,8 @@ const describe = (n: YNode): string =>
 
 /** The value of the first of `keys` present (Choreonoid's `find({ "snake", "camel" })`). */
 export function get(map: YMap, keys: string | readonly string[]): YNode | undefined {
-  for (const k of typeof keys === 'string' ? [keys] : keys) {
+  if (typeof keys === 'string') return map.entries.get(keys);
+  for (const k of keys) {
     const v = map.entries.get(k);
     if (v) return v;
   }
@@ -46,6 +47,8 @@ const INTEGER_PREFIX = /^\s*[-+]?\d+/;
  * as 0). We do the same and warn about the ignored characters.
  */
 function numericPrefix(n: YNode, pattern: RegExp, what: string): number {
+  // Nearly every value is a plain decimal that Number reads exactly as strtod does: skip the pattern.
+  if (n.kind === 'scalar' && pattern === NUMBER_PREFIX && isPlainDecimal(n.value)) return Number(n.value);
   const m = n.kind === 'scalar' ? pattern.exec(n.value) : null;
   if (!m || n.kind !== 'scalar') return failAt(n.loc, `expected ${what}, got ${describe(n)}`);
   const x = Number(m[0].trim());
@@ -53,6 +56,29 @@ function numericPrefix(n: YNode, pattern: RegExp, what: string): number {
     n.sink?.push({ severity: 'warning', ...n.loc, message: `"${n.value}" is read as ${x}: the characters after the number are ignored` });
   }
   return x;
+}
+
+/** `[-+]?digits[.digits]([eE][-+]?digits)?` with digits before the point, all of the text. */
+function isPlainDecimal(v: string): boolean {
+  let i = 0;
+  const n = v.length;
+  let c = v.charCodeAt(0);
+  if (c === 45 || c === 43) c = v.charCodeAt(++i);
+  const digitsStart = i;
+  while (c >= 48 && c <= 57) c = v.charCodeAt(++i);
+  if (i === digitsStart) return false;
+  if (c === 46) {
+    c = v.charCodeAt(++i);
+    while (c >= 48 && c <= 57) c = v.charCodeAt(++i);
+  }
+  if (c === 101 || c === 69) {
+    c = v.charCodeAt(++i);
+    if (c === 45 || c === 43) c = v.charCodeAt(++i);
+    const expStart = i;
+    while (c >= 48 && c <= 57) c = v.charCodeAt(++i);
+    if (i === expStart) return false;
+  }
+  return i === n;
 }
 
 export function asNumber(n: YNode, what = 'a number'): number {

@@ -39,13 +39,10 @@ function closeAffine(a: Affine, b: Affine): boolean {
  * Where `inner`'s shapes occur in `outer` as one contiguous run with equal geometry and one common
  * placement (outer_i = M · inner_i for a fixed M): the index of the run's start, or -1.
  */
-function findSubtree(outer: readonly Shape[], inner: readonly Shape[]): number {
+function findSubtree(outer: readonly Shape[], inner: readonly Shape[], sameGeometry: (a: Shape, b: Shape) => boolean): number {
   if (inner.length === 0 || inner.length > outer.length) return -1;
-  const key = (s: Shape): string => JSON.stringify(s.geometry);
-  const innerKeys = inner.map(key);
-  const outerKeys = outer.map(key);
   for (let start = 0; start + inner.length <= outer.length; start++) {
-    if (!innerKeys.every((k, i) => outerKeys[start + i] === k)) continue;
+    if (!inner.every((s, i) => sameGeometry(outer[start + i]!, s))) continue;
     const M = composeAffine(outer[start]!.transform, inverseAffine(inner[0]!.transform));
     if (inner.every((s, i) => closeAffine(outer[start + i]!.transform, composeAffine(M, s.transform)))) return start;
   }
@@ -73,11 +70,11 @@ function defRange(src: string, name: string): [number, number] | undefined {
 }
 
 /** Whether the first `DEF inner` lies inside the node of the first `DEF outer` (null: outer is the whole file). */
-function definedInside(src: string, outer: string | undefined, inner: string): boolean {
-  const innerRange = defRange(src, inner);
+function definedInside(range: (name: string) => [number, number] | undefined, outer: string | undefined, inner: string): boolean {
+  const innerRange = range(inner);
   if (!innerRange) return false;
   if (outer === undefined) return true;
-  const outerRange = defRange(src, outer);
+  const outerRange = range(outer);
   return outerRange !== undefined && outerRange[0] < innerRange[0] && innerRange[1] <= outerRange[1];
 }
 
@@ -97,11 +94,31 @@ export function detachSelectedNodes(extractions: readonly VrmlExtraction[], link
     }
     return src;
   };
+  // Every pair of extractions is compared (Tank.body: dozens of nodes of one file), so a DEF's range
+  // is found once, and geometries are compared in full only when their outlines agree.
+  const ranges = new Map<string, [number, number] | undefined>();
+  const rangeIn = (path: string) => (name: string): [number, number] | undefined => {
+    const k = `${path}\n${name}`;
+    if (!ranges.has(k)) ranges.set(k, defRange(source(path), name));
+    return ranges.get(k);
+  };
+  // Geometry equality by its JSON text, computed only for shapes whose cheap outline already agrees.
+  const texts = new Map<Shape, string>();
+  const text = (s: Shape): string => {
+    let t = texts.get(s);
+    if (t === undefined) texts.set(s, (t = JSON.stringify(s.geometry)));
+    return t;
+  };
+  const outline = (s: Shape): string => {
+    const g = s.geometry;
+    return g.kind === 'mesh' ? `mesh ${g.vertices.length} ${g.faces.length} ${String(g.vertices[0])} ${String(g.faces[0])}` : text(s);
+  };
+  const sameGeometry = (a: Shape, b: Shape): boolean => a.geometry === b.geometry || (outline(a) === outline(b) && text(a) === text(b));
   for (const outer of extractions) {
     for (const inner of extractions) {
       if (inner === outer || inner.uri !== outer.uri || inner.node === undefined || inner.node === outer.node) continue;
-      if (!definedInside(source(inner.path), outer.node, inner.node)) continue;
-      const start = findSubtree(outer.raw, inner.raw);
+      if (!definedInside(rangeIn(inner.path), outer.node, inner.node)) continue;
+      const start = findSubtree(outer.raw, inner.raw, sameGeometry);
       if (start < 0) continue;
       for (let i = start; i < start + inner.raw.length; i++) removed.add(outer.added[i]!);
     }

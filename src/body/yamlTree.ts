@@ -6,6 +6,8 @@ import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Docum
 import { ModelLoadError, failAt } from '../model/errors.js';
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
+import type { YMap, YNode, YamlFile } from './yamlNodes.js';
+import { FLOW_UNDERINDENTED, readYamlSubset } from './yamlReader.js';
 
 /**
  * Nodes copied through aliases, per alias allowed. Real terrains are alias-heavy (WRS2018 TerrainD.body copies
@@ -14,33 +16,7 @@ import type { Diagnostic, SourceLocation } from '../model/types.js';
  */
 const ALIAS_COPY_FACTOR = 30;
 
-export interface Located {
-  loc: SourceLocation;
-}
-export interface YScalar extends Located {
-  kind: 'scalar';
-  /** Source text; '' for an empty value. */
-  value: string;
-  /** Where conversions of this value report lenient readings (the loader's warning list). */
-  sink?: Diagnostic[];
-}
-export interface YSeq extends Located {
-  kind: 'seq';
-  items: YNode[];
-}
-export interface YMap extends Located {
-  kind: 'map';
-  /** Insertion order; Choreonoid iterates mappings in key order (see sortedEntries). */
-  entries: Map<string, YNode>;
-}
-export type YNode = YScalar | YSeq | YMap;
-
-export interface YamlFile {
-  file: string;
-  root: YNode;
-  /** Anchored nodes by anchor name (a Resource's `node:` selects one). */
-  anchors: Map<string, YNode>;
-}
+export type { Located, YMap, YNode, YScalar, YSeq, YamlFile } from './yamlNodes.js';
 
 /** Choreonoid's Mapping is a std::map: iteration is in byte order of the keys, not file order. */
 export function sortedEntries(map: YMap): [string, YNode][] {
@@ -309,11 +285,10 @@ function convert(state: WalkState, node: unknown, path: string, depth: number): 
 export function readYamlFile(file: string, limits: LoadLimits, warnings: Diagnostic[], imported: ReadonlyMap<string, YNode> = new Map()): YamlFile {
   let text: string;
   try {
-    const { size } = statSync(file);
-    if (size > limits.maxFileBytes) {
-      failAt({ file, line: 1, column: 1 }, `file is ${size} bytes, over the limit of ${limits.maxFileBytes} bytes (limits.maxFileBytes)`);
-    }
     const stat = statSync(file);
+    if (stat.size > limits.maxFileBytes) {
+      failAt({ file, line: 1, column: 1 }, `file is ${stat.size} bytes, over the limit of ${limits.maxFileBytes} bytes (limits.maxFileBytes)`);
+    }
     if (!stat.isFile()) failAt({ file }, 'not a regular file');
     text = decodeUtf8(file, readFileSync(file));
   } catch (e) {
@@ -444,6 +419,24 @@ function checkNesting(file: string, text: string, maxDepth: number): void {
 }
 
 export function parseYamlText(
+  file: string,
+  text: string,
+  limits: LoadLimits,
+  warnings: Diagnostic[],
+  imported: ReadonlyMap<string, YNode> = new Map(),
+): YamlFile {
+  checkNesting(file, text, limits.maxDepth);
+  let direct = readYamlSubset(file, text, limits, warnings, imported);
+  // The yaml route reads such files relaxed (see parseWithYamlPackage), with the relaxed text's columns.
+  if (direct === FLOW_UNDERINDENTED) direct = readYamlSubset(file, indentFlowContinuations(text), limits, warnings, imported);
+  return direct !== null && direct !== FLOW_UNDERINDENTED ? direct : parseWithYamlPackage(file, text, limits, warnings, imported);
+}
+
+/**
+ * The `yaml` package's reading of the text: the reference for yamlReader.ts, and the route for
+ * everything outside its subset (and for every error, whose message and location come from here).
+ */
+export function parseWithYamlPackage(
   file: string,
   text: string,
   limits: LoadLimits,

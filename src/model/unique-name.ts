@@ -16,8 +16,21 @@ export function firstFreeName(used: ReadonlySet<string>, base: string, derived?:
 /** A namer that hands out free names (see firstFreeName) and remembers them; `taken` are names already in use. */
 export function uniqueNamer(taken: Iterable<string> = []): (base: string, derived?: (name: string) => readonly string[]) => string {
   const used = new Set(taken);
+  // The next suffix to try per base for plain calls: names are never released, so the ones below it
+  // stay taken (without it, N shapes of one name cost N² lookups: JungleGymM3's URDF).
+  const next = new Map<string, number>();
   return (base, derived) => {
-    const name = firstFreeName(used, base, derived);
+    let name: string;
+    if (derived === undefined) {
+      name = base;
+      if (used.has(name)) {
+        let k = next.get(base) ?? 2;
+        while (used.has((name = `${base}_${k}`))) k++;
+        next.set(base, k + 1);
+      }
+    } else {
+      name = firstFreeName(used, base, derived);
+    }
     used.add(name);
     return name;
   };

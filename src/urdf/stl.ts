@@ -26,7 +26,9 @@ export function toBinaryStl(mesh: TriangleMesh, header = 'body_bridge binary STL
     const ux = bx - ax, uy = by - ay, uz = bz - az;
     const vx = cx - ax, vy = cy - ay, vz = cz - az;
     let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    const len = Math.hypot(nx, ny, nz);
+    // sqrt of the sum, not Math.hypot: hypot was the slowest part of writing big meshes, and a
+    // normal of a real triangle neither overflows nor underflows here.
+    const len = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (len > 0) {
       nx /= len;
       ny /= len;

@@ -285,25 +285,41 @@ export function scanNumberList(s: Scanner, out: number[]): number {
     let q = p;
     const neg = c === 45;
     if (neg) c = ++q < n ? t.charCodeAt(q) : -1;
+    // Up to 16 significant digits (leading zeros are not significant): exporters write doubles with
+    // 16–17 (RH2's parts), and a mantissa below 2^53 is still exact, so Clinger's fast path holds.
     let v = 0;
     let digits = 0;
+    let significant = 0;
     let fraction = 0;
-    while (c >= 48 && c <= 57 && digits < 15) {
+    while (c >= 48 && c <= 57 && significant < 16) {
       v = v * 10 + (c - 48);
       digits++;
+      if (v !== 0) significant++;
       c = ++q < n ? t.charCodeAt(q) : -1;
     }
     if (c === 46 && digits > 0) {
       c = ++q < n ? t.charCodeAt(q) : -1;
-      while (c >= 48 && c <= 57 && digits < 15) {
+      while (c >= 48 && c <= 57 && significant < 16) {
         v = v * 10 + (c - 48);
         digits++;
+        if (v !== 0) significant++;
         fraction++;
         c = ++q < n ? t.charCodeAt(q) : -1;
       }
     }
-    // Done unless more digits, a (second) point, an exponent or a hex 'x' follow.
-    if (digits > 0 && !(c >= 48 && c <= 57) && c !== 46 && c !== 101 && c !== 69 && c !== 120 && c !== 88) {
+    // Done unless more digits, a (second) point, an exponent or a hex 'x' follow, or the mantissa or
+    // the power of ten is past what is exact (then scanNumber reads it, correctly rounded).
+    if (
+      digits > 0 &&
+      !(c >= 48 && c <= 57) &&
+      c !== 46 &&
+      c !== 101 &&
+      c !== 69 &&
+      c !== 120 &&
+      c !== 88 &&
+      v < 9007199254740992 &&
+      fraction <= 22
+    ) {
       if (fraction > 0) v /= POW10[fraction]!;
       out.push(neg ? -v : v);
       p = q;
