@@ -1,4 +1,4 @@
-// The direct YAML reader (src/body/yamlReader.ts) against its reference, the `yaml` package route
+// The direct YAML reader (src/body/yaml-reader.ts) against its reference, the `yaml` package route
 // (parseWithYamlPackage): on every YAML file of the corpus and of the test models, and on mutated
 // copies of them, whatever the direct reader accepts must be node for node what the `yaml` route
 // gives — values, YAML paths, lines, columns, anchors and warnings — and whatever the `yaml` route
@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { defaultLimits } from '../src/model/options.js';
 import type { Diagnostic } from '../src/model/types.js';
-import { FLOW_UNDERINDENTED, readYamlSubset } from '../src/body/yamlReader.js';
-import { indentFlowContinuations, parseWithYamlPackage, type YNode, type YamlFile } from '../src/body/yamlTree.js';
+import { FLOW_UNDERINDENTED, readYamlSubset } from '../src/body/yaml-reader.js';
+import { indentFlowContinuations, parseWithYamlPackage, type YNode, type YamlFile } from '../src/body/yaml-tree.js';
 import { loadBodyFile } from '../src/body/index.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 

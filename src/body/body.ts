@@ -10,9 +10,9 @@ import { readRotation, warn, type BodyContext, type IncludeBudget } from './cont
 import { cloneLinkDraft, traverse, type DeviceDraft, type ExtraJointDraft, type LinkDraft } from './draft.js';
 import { readLinkContents, setJointId, setJointName, setLinkName, type BodyState } from './links.js';
 import { resolveResourcePath } from './resources.js';
-import { detachSelectedNodes } from './vrmlResources.js';
+import { detachSelectedNodes } from './vrml-resources.js';
 import { asInt, asMap, asNumber, asSeq, asString, asVec3, get, intAt, stringAt } from './values.js';
-import { readYamlFile, sortedEntries, type YMap } from './yamlTree.js';
+import { readYamlFile, sortedEntries, type YMap } from './yaml-tree.js';
 
 /** A body as read, before names are final (a parent body may still prefix them). */
 export interface LoadedBody {

@@ -5,8 +5,8 @@ import type { LoadLimits, LoadOptions } from '../model/options.js';
 import type { Diagnostic, Geometry, Mat3, SourceLocation, Vec3 } from '../model/types.js';
 import { asNumbers, asSeq, get } from './values.js';
 import type { ParseSession } from '../vrml/parser.js';
-import type { VrmlExtraction } from './vrmlResources.js';
-import type { YMap, YNode, YamlFile } from './yamlTree.js';
+import type { VrmlExtraction } from './vrml-resources.js';
+import type { YMap, YNode, YamlFile } from './yaml-tree.js';
 
 /** Counts files pulled in by one top-level load, shared by every nested reader. */
 export interface IncludeBudget {

@@ -14,7 +14,7 @@ import type {
 } from '../model/types.js';
 import { degreeToRadian, toRadian, type BodyContext } from './context.js';
 import { asInt, asNumbers, asSeq, boolAt, get, intAt, numberAt, stringAt, vec3At } from './values.js';
-import type { YMap, YNode } from './yamlTree.js';
+import type { YMap, YNode } from './yaml-tree.js';
 
 export type DeviceBody = Pick<Device, 'type' | 'params'> & { typeName?: string };
 

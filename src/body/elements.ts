@@ -11,7 +11,7 @@ import { readInertiaValue, readMass } from './mass.js';
 import { resolveResourcePath } from './resources.js';
 import { meshFileGeometry, readAppearance, readGeometry } from './shapes.js';
 import { asInt, asMap, asString, get, optionalMap, stringAt, vec3At } from './values.js';
-import { readYamlFile, sortedEntries, type YamlFile, type YMap, type YNode } from './yamlTree.js';
+import { readYamlFile, sortedEntries, type YamlFile, type YMap, type YNode } from './yaml-tree.js';
 
 type ModelType = 'both' | 'visual' | 'collision';
 

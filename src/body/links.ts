@@ -7,7 +7,7 @@ import { type DeviceDraft, type LinkDraft, newLinkDraft, type RigidBody } from '
 import { readElementContents } from './elements.js';
 import { combineRigidBodies, readInertiaValue, readMass } from './mass.js';
 import { asInt, asNumber, asNumberOrOverflow, asString, asVec3, get, numberAt } from './values.js';
-import type { YMap, YNode } from './yamlTree.js';
+import type { YMap, YNode } from './yaml-tree.js';
 
 /** What every link of one body shares while it is read. */
 export interface BodyState {

@@ -5,7 +5,7 @@ import type { Mat3, Vec3 } from '../model/types.js';
 import { warn, type BodyContext } from './context.js';
 import type { RigidBody } from './draft.js';
 import { asNumber, asSeq } from './values.js';
-import type { YNode } from './yamlTree.js';
+import type { YNode } from './yaml-tree.js';
 
 /** A mass: a finite number, not negative (Choreonoid would take a negative one and simulate nonsense). */
 export function readMass(node: YNode): number {

@@ -5,8 +5,8 @@ import type { Geometry, Material, Vec3 } from '../model/types.js';
 import { toRadian, type BodyContext } from './context.js';
 import { resolveResourcePath } from './resources.js';
 import { asInt, asMap, asNumber, asSeq, asString, asVec3, boolAt, get, numberAt, optionalMap, stringAt, vec3At } from './values.js';
-import { originalNode } from './yamlReader.js';
-import type { YMap, YNode } from './yamlTree.js';
+import { originalNode } from './yaml-reader.js';
+import type { YMap, YNode } from './yaml-tree.js';
 
 /** Choreonoid's SgMaterial defaults for whatever a `material` mapping leaves out. */
 export function readMaterial(map: YMap): Material {

@@ -1,7 +1,7 @@
 // Typed reads of YAML values with Choreonoid's conversions and a located error for every bad value.
 import { failAt } from '../model/errors.js';
 import type { Vec3 } from '../model/types.js';
-import type { YMap, YNode, YSeq } from './yamlTree.js';
+import type { YMap, YNode, YSeq } from './yaml-tree.js';
 
 const describe = (n: YNode): string =>
   n.kind === 'scalar' ? (n.value === '' ? 'an empty value' : `"${n.value}"`) : n.kind === 'seq' ? 'a list' : 'a mapping';

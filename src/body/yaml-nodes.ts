@@ -1,4 +1,4 @@
-// The located YAML tree both readers build (yamlReader.ts directly, yamlTree.ts from the `yaml`
+// The located YAML tree both readers build (yaml-reader.ts directly, yaml-tree.ts from the `yaml`
 // package): every node with its file, YAML path and line:column, scalars kept as their source text.
 import type { Diagnostic, SourceLocation } from '../model/types.js';
 

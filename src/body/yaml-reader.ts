@@ -1,6 +1,6 @@
 // A direct reader for the plain YAML that model files are written in: block mappings and sequences,
 // one-line flow collections (or flow collections continued on indented lines), plain and simple
-// quoted scalars, anchors, aliases and `<<:` merges. It builds the located tree (yamlTree.ts's
+// quoted scalars, anchors, aliases and `<<:` merges. It builds the located tree (yaml-tree.ts's
 // YNode) in one pass over the text, with each node's line and column known while scanning.
 //
 // Why not only the `yaml` package: measured on WRS2018's 109 KB CarPrimitives.yaml, its lexer alone
@@ -13,21 +13,21 @@
 // node for node against the `yaml` package route (test/body-yaml-reader.test.ts).
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
-import type { YMap, YNode, YScalar, YSeq, YamlFile } from './yamlNodes.js';
+import type { YMap, YNode, YScalar, YSeq, YamlFile } from './yaml-nodes.js';
 
-// yamlTree.ts's childPath (not imported: yamlTree.ts imports this module, and imports may not cycle).
+// yaml-tree.ts's childPath (not imported: yaml-tree.ts imports this module, and imports may not cycle).
 const childPath = (path: string, key: string | number): string =>
   typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key;
 
 /** Raised inside the reader when the text leaves the subset; caught by readYamlSubset only. */
 const OUTSIDE = Symbol('outside the YAML subset');
-/** A flow collection continued on a line not indented past its block (see yamlTree's indentFlowContinuations). */
+/** A flow collection continued on a line not indented past its block (see yaml-tree's indentFlowContinuations). */
 const UNDERINDENTED = Symbol('flow continuation not indented');
 
-/** readYamlSubset's answer when the text needs yamlTree's relaxed flow indentation first. */
+/** readYamlSubset's answer when the text needs yaml-tree's relaxed flow indentation first. */
 export const FLOW_UNDERINDENTED = 'flow continuation not indented';
 
-/** What an anchor's node needs for copies through aliases (the yaml route's counts, see yamlTree.ts). */
+/** What an anchor's node needs for copies through aliases (the yaml route's counts, see yaml-tree.ts). */
 interface AnchorInfo {
   node: YNode;
   path: string;

@@ -6,8 +6,8 @@ import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Docum
 import { ModelLoadError, failAt } from '../model/errors.js';
 import type { LoadLimits } from '../model/options.js';
 import type { Diagnostic, SourceLocation } from '../model/types.js';
-import type { YMap, YNode, YamlFile } from './yamlNodes.js';
-import { FLOW_UNDERINDENTED, readYamlSubset } from './yamlReader.js';
+import type { YMap, YNode, YamlFile } from './yaml-nodes.js';
+import { FLOW_UNDERINDENTED, readYamlSubset } from './yaml-reader.js';
 
 /**
  * Nodes copied through aliases, per alias allowed. Real terrains are alias-heavy (WRS2018 TerrainD.body copies
@@ -16,7 +16,7 @@ import { FLOW_UNDERINDENTED, readYamlSubset } from './yamlReader.js';
  */
 const ALIAS_COPY_FACTOR = 30;
 
-export type { Located, YMap, YNode, YScalar, YSeq, YamlFile } from './yamlNodes.js';
+export type { Located, YMap, YNode, YScalar, YSeq, YamlFile } from './yaml-nodes.js';
 
 /** Choreonoid's Mapping is a std::map: iteration is in byte order of the keys, not file order. */
 export function sortedEntries(map: YMap): [string, YNode][] {
@@ -433,7 +433,7 @@ export function parseYamlText(
 }
 
 /**
- * The `yaml` package's reading of the text: the reference for yamlReader.ts, and the route for
+ * The `yaml` package's reading of the text: the reference for yaml-reader.ts, and the route for
  * everything outside its subset (and for every error, whose message and location come from here).
  */
 export function parseWithYamlPackage(
