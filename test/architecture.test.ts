@@ -140,6 +140,10 @@ describe('the import rules of src/', () => {
     expect(offending).toEqual([]);
   });
 
+  it('every source file name is kebab-case (one file-name case throughout)', () => {
+    expect(files.map((f) => f.file).filter((f) => !/^[a-z0-9]+(-[a-z0-9]+)*\.ts$/.test(f.split('/').pop()!))).toEqual([]);
+  });
+
   it('message shapes import nothing of ours', () => {
     expect(files.filter((f) => folderOf(f.file) === 'messages').flatMap((f) => f.ours)).toEqual([]);
   });
