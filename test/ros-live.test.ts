@@ -164,6 +164,21 @@ describe.skipIf(skipReason !== null)('body_bridge on a live ROS 2 graph', () => 
       for (const name of ['body_file', 'frame_prefix', 'watch_period', 'robot_description', 'use_sim_time']) expect(listed).toContain(`  ${name}`);
     });
 
+    it('publish_robot_description_semantic: the SRDF on robot_description_semantic (transient local) and as a read-only parameter, as move_group reads them', async () => {
+      const semantics: string[] = [];
+      node.createSubscription('std_msgs/msg/String', `${NS}/robot_description_semantic`, { qos: latched() }, (m: Any) => semantics.push(m.data));
+      expect(await ros2('param', 'set', FQN, 'collision_samples', '200.0')).toMatch(/Set parameter successful/);
+      expect(await ros2('param', 'set', FQN, 'publish_robot_description_semantic', 'true')).toMatch(/Set parameter successful/);
+      const srdf = await waitFor('robot_description_semantic', 30_000, () => semantics[0], p.output);
+      expect(srdf).toContain('<robot name="PA10">');
+      expect(srdf).toMatch(/<group name="arm">\s*<chain base_link="BASE" tip_link="J7_link"\/>/);
+      expect(srdf).toContain('reason="Adjacent"');
+      const param = await ros2('param', 'get', FQN, 'robot_description_semantic');
+      expect(param).toContain('<group name="arm">');
+      expect(await ros2('param', 'describe', FQN, 'robot_description_semantic')).toMatch(/Read only: true/);
+      expect(await ros2('param', 'set', FQN, 'robot_description_semantic', '<robot name="x"/>')).toMatch(/Setting parameter failed/);
+    });
+
     it('frame_prefix set at run time re-publishes /tf_static under the new prefix', async () => {
       expect(await ros2('param', 'set', FQN, 'frame_prefix', 'r2/')).toMatch(/Set parameter successful/);
       const tf = await waitFor('/tf_static with r2/', 30_000, () => statics.find((m) => m.transforms.some((t: Any) => t.child_frame_id.startsWith('r2/'))), p.output);
