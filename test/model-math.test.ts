@@ -9,6 +9,7 @@ import {
   rpyFromMatrix,
   transpose,
 } from '../src/model/math.js';
+import { impossibleInertia, principalMoments } from '../src/model/inertia.js';
 import { invertPose, matrixFromQuaternion, matrixFromRpy } from './support/rotations.js';
 import type { Mat3, Vec3 } from '../src/model/types.js';
 
@@ -70,5 +71,30 @@ describe('rotation math', () => {
     const id = composePose(p, invertPose(p));
     expectMat(id.rotation, [[1, 0, 0], [0, 1, 0], [0, 0, 1]]);
     for (const x of id.translation) expect(x).toBeCloseTo(0, 12);
+  });
+});
+
+describe('impossibleInertia: what a rigid body can have (positive mass, positive principal moments, triangle inequality)', () => {
+  const rotated = (d: [number, number, number]): Mat3 => {
+    const r = axisAngle(normalize([1, 2, 3]), 0.7);
+    return mulMat(mulMat(r, [[d[0], 0, 0], [0, d[1], 0], [0, 0, d[2]]]), transpose(r));
+  };
+  test.each([
+    ['a unit cube', 1, [[1 / 6, 0, 0], [0, 1 / 6, 0], [0, 0, 1 / 6]] as Mat3, null],
+    ['a thin rod (a principal moment of zero) is refused, as sdformat refuses it', 1, [[0, 0, 0], [0, 1, 0], [0, 0, 1]] as Mat3, /not all positive/],
+    ["SimpleTank's CHASSIS (0.1, 0.1, 0.5)", 8, [[0.1, 0, 0], [0, 0.1, 0], [0, 0, 0.5]] as Mat3, /0\.1 \+ 0\.1 < 0\.5 break the triangle inequality/],
+    ['a flat plate at the limit (1, 1, 2)', 1, [[1, 0, 0], [0, 1, 0], [0, 0, 2]] as Mat3, null],
+    ['a valid body seen in rotated axes', 2, rotated([0.2, 0.3, 0.4]), null],
+    ['an invalid body seen in rotated axes', 2, rotated([0.1, 0.1, 0.5]), /triangle inequality/],
+    ['no mass', 0, [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as Mat3, /mass 0 is not positive/],
+  ])('%s', (_name, mass, inertia, expected) => {
+    const why = impossibleInertia(mass, inertia);
+    if (expected === null) expect(why).toBeNull();
+    else expect(why).toMatch(expected);
+  });
+
+  test('principal moments of a rotated diagonal inertia are its diagonal', () => {
+    const m = principalMoments(rotated([0.2, 0.3, 0.4]));
+    m.forEach((x, i) => expect(x).toBeCloseTo([0.2, 0.3, 0.4][i]!, 12));
   });
 });

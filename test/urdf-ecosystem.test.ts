@@ -34,6 +34,8 @@ interface Case {
   ros: RosModel;
   urdfFile: string;
   xml: string;
+  /** What toUrdf warned about. */
+  warnings: string[];
 }
 
 const work = mkdtempSync(join(tmpdir(), 'bb-urdf-ecosystem-'));
@@ -55,7 +57,7 @@ beforeAll(async () => {
     const result = toUrdf(ros.model, { meshDir });
     const urdfFile = join(work, `${i}.urdf`);
     await writeUrdf(result, urdfFile);
-    cases.push({ entry, loaded, ros, urdfFile, xml: result.xml });
+    cases.push({ entry, loaded, ros, urdfFile, xml: result.xml, warnings: result.warnings.map((w) => w.message) });
   }
 }, 1_200_000);
 
@@ -94,9 +96,13 @@ describe('the default URDF in Gazebo (sdformat 12) and kdl_parser', () => {
           // sdformat lumps fixed children into their parent: the root's mass is on <root>_inertia.
           const named = inertia[1] === c.ros.model.root && c.ros.rootInertiaLink !== null ? c.ros.rootInertiaLink : inertia[1];
           const link = c.ros.model.links.find((l) => l.name === named);
+          if (!c.warnings.some((w) => w.startsWith(`link "${named}" has mass properties no rigid body has`))) failures.push(`${c.entry.file}: no warning from toUrdf for ${named}'s inertia`);
           if (link && !physicallyValid(link.mass, link.inertia)) explained.inertia++;
           else failures.push(`${c.entry.file}: ${e} (but its inertia is valid)`);
-        } else if (/relative_to name|PoseRelativeToGraph|disconnected/.test(e) && freeBodies) explained.freeBodies++;
+        } else if (/relative_to name|PoseRelativeToGraph|disconnected/.test(e) && freeBodies) {
+          explained.freeBodies++;
+          if (!c.warnings.some((w) => /is floating \(a free body in the model\)/.test(w))) failures.push(`${c.entry.file}: no warning from toUrdf for its free bodies`);
+        }
         else if (/at least one link|FrameAttachedToGraph/.test(e) && massless) explained.massless++;
         else failures.push(`${c.entry.file}: ${e}`);
       }

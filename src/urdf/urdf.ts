@@ -9,6 +9,7 @@ import type { MeshFile } from './mesh-file.js';
 import { num, originElement, vec, xyzElement } from './format.js';
 import { type MeshUriStyle, fileUri, packageRoots, packageUri } from './uris.js';
 import { type XmlElement, type XmlNode, el, hasInvalidXmlChars, serialize } from './xml.js';
+import { impossibleInertia } from '../model/inertia.js';
 import { uniqueNamer } from '../model/unique-name.js';
 import { velocityLimit } from '../model/joint.js';
 
@@ -205,7 +206,11 @@ const attrsOf = (e: XmlElement): Record<string, string> => Object.fromEntries(e.
 function linkElement(link: Link, ctx: GeometryContext, materialName: (m: Material) => string): XmlElement {
   const children: XmlNode[] = [];
   const inertial = inertialElement(link);
-  if (inertial) children.push(inertial);
+  if (inertial) {
+    children.push(inertial);
+    const why = impossibleInertia(link.mass, link.inertia);
+    if (why) ctx.warn(`link "${link.name}" has mass properties no rigid body has (${why}); written as given, but Gazebo (sdformat) refuses them`, link.source);
+  }
   const shapeElement = (tag: 'visual' | 'collision', shape: Shape): XmlElement | null => {
     let g;
     try {
@@ -306,6 +311,7 @@ function jointElement(
     }
     case 'free':
       type = 'floating';
+      warn(`joint "${name}" is floating (a free body in the model): kdl_parser and robot_state_publisher treat it as fixed, and Gazebo (sdformat) cannot read it`, link.source);
       break;
     case 'pseudo_continuous_track':
     case 'fixed':
