@@ -12,6 +12,7 @@ import { FLOW_UNDERINDENTED, readYamlSubset } from '../src/body/yaml-reader.js';
 import { indentFlowContinuations, parseWithYamlPackage, type YNode, type YamlFile } from '../src/body/yaml-tree.js';
 import { loadBodyFile } from '../src/body/index.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
+import { seededRandom } from '../src/moveit/collision-matrix.js';
 
 function yamlFiles(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir).sort()) {
@@ -60,17 +61,8 @@ function compare(file: string, text: string): boolean {
   return true;
 }
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic pseudo-random sequence (the collision matrix's seeded generator). */
+const random = seededRandom;
 
 /** One small edit of the kind that breaks YAML structure: a character removed, doubled or replaced, a line shifted. */
 function mutate(text: string, next: () => number): string {
