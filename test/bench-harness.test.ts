@@ -194,6 +194,8 @@ describe('npm run bench -- --tiny', () => {
 
   it('writes the Markdown table next to the JSON', () => {
     expect(markdown).toContain('| measurement | body_bridge | peer / limit (same run) | peer | ratio | target |');
-    expect(markdown).not.toContain('not available');
+    // Every measurement ran; only the Choreonoid comparison may be unavailable (no Choreonoid installed, as in CI).
+    const unavailable = markdown.split('\n').filter((line) => line.includes('not available'));
+    expect(unavailable.filter((line) => !line.startsWith("| Load vs Choreonoid's BodyLoader | not available: "))).toEqual([]);
   });
 });
