@@ -301,6 +301,14 @@ export function readYamlSubset(
     outside();
   }
 
+  /** The quoted scalar starting with `c` (" or '), checked against what follows it; null when `c` starts no quote. */
+  function readQuoted(c: number, flow: boolean): string | null {
+    if (c !== 34 && c !== 39) return null;
+    const value = c === 34 ? readDoubleQuoted() : readSingleQuoted();
+    afterQuoted(flow);
+    return value;
+  }
+
   function noteDepth(depth: number): void {
     if (depth > deepest) deepest = depth;
     if (depth > depthBudget) outside();
@@ -372,14 +380,8 @@ export function readYamlSubset(
     const at = pos;
     const atLine = line;
     const atLineStart = lineStart;
-    let value: string;
-    if (c === 34) {
-      value = readDoubleQuoted();
-      afterQuoted(true);
-    } else if (c === 39) {
-      value = readSingleQuoted();
-      afterQuoted(true);
-    } else {
+    let value = readQuoted(c, true);
+    if (value === null) {
       if (isIndicatorStart(c) || c === 38 || c === 42 || (c === DASH && !plainSafeInFlow(pos + 1))) outside();
       value = readPlain(true);
       if (value === '') outside();
@@ -607,14 +609,8 @@ export function readYamlSubset(
     const at = pos;
     const atLine = line;
     const atLineStart = lineStart;
-    let value: string;
-    if (c === 34) {
-      value = readDoubleQuoted();
-      afterQuoted(false);
-    } else if (c === 39) {
-      value = readSingleQuoted();
-      afterQuoted(false);
-    } else {
+    let value = readQuoted(c, false);
+    if (value === null) {
       if (isIndicatorStart(c)) outside();
       value = readPlain(false);
     }
@@ -641,13 +637,9 @@ export function readYamlSubset(
       keyLine = line;
       keyLineStart = lineStart;
       const c = text.charCodeAt(pos);
-      if (c === 34) {
-        key = readDoubleQuoted();
-        afterQuoted(false);
-      } else if (c === 39) {
-        key = readSingleQuoted();
-        afterQuoted(false);
-      } else {
+      const quoted = readQuoted(c, false);
+      if (quoted !== null) key = quoted;
+      else {
         if (isIndicatorStart(c) || c === 38 || c === 42 || c === 91 || c === 123 || c === DASH) outside();
         key = readPlain(false);
       }

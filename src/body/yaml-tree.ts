@@ -429,7 +429,7 @@ export function parseYamlText(
   let direct = readYamlSubset(file, text, limits, warnings, imported);
   // The yaml route reads such files relaxed (see parseWithYamlPackage), with the relaxed text's columns.
   if (direct === FLOW_UNDERINDENTED) direct = readYamlSubset(file, indentFlowContinuations(text), limits, warnings, imported);
-  return direct !== null && direct !== FLOW_UNDERINDENTED ? direct : parseWithYamlPackage(file, text, limits, warnings, imported);
+  return direct !== null && direct !== FLOW_UNDERINDENTED ? direct : yamlPackageRoute(file, text, limits, warnings, imported);
 }
 
 /**
@@ -444,6 +444,11 @@ export function parseWithYamlPackage(
   imported: ReadonlyMap<string, YNode> = new Map(),
 ): YamlFile {
   checkNesting(file, text, limits.maxDepth);
+  return yamlPackageRoute(file, text, limits, warnings, imported);
+}
+
+/** parseWithYamlPackage after the nesting check (parseYamlText has made it already). */
+function yamlPackageRoute(file: string, text: string, limits: LoadLimits, warnings: Diagnostic[], imported: ReadonlyMap<string, YNode>): YamlFile {
   let lines = new LineCounter();
   let doc: Document;
   try {
