@@ -4,7 +4,10 @@
 // topic /<body>/<device>, frame_id = device name, x/y/z fields with count 4, rgb UINT32, forces in
 // kN, accelerations divided by 10. Outputs are checked field by field, geometrically through TF, and
 // every published message against the ROS 2 definitions.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadBodyFile } from '../src/body/index.js';
 import { defaultRelayParams, type RelayParams, startDeviceRelay } from '../src/ros/device-relay.js';
 import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { frameTree, framePoses } from '../src/kinematics/frames.js';
@@ -16,6 +19,7 @@ import { peerCodec, peerEncode } from './support/cdr-peer.js';
 import { checkMessage } from './support/msgcheck.js';
 import { modelFromOracle, oracleEntry } from './support/oracle-devices.js';
 import { R_OPTICAL } from './support/rotations.js';
+import { scratchDir } from './support/temp-dir.js';
 
 
 const PREFIX = 'r1/';
@@ -270,6 +274,42 @@ describe('RangeCamera relay', () => {
 });
 
 // ---- Cameras ---------------------------------------------------------------------------------------
+
+describe('Fisheye camera relay', () => {
+  const dir = scratchDir('bb-fisheye-');
+  // Independent reference: choreonoid src/GLVisionSimulatorPlugin/GLFisheyeCameraSimulator.cpp sizes its
+  // output from resolutionX alone: width × width (FISHEYE), width × width/2 (DUAL_FISHEYE). Tank's Theta
+  // is DUAL_FISHEYE with width 720, height 480 in TankBody.body, and Choreonoid sends it 720×360.
+  const cases: [lens: string, width: number, height: number, sent: [number, number], wrong: [number, number]][] = [
+    ['DUAL_FISHEYE', 720, 480, [720, 360], [720, 480]],
+    ['DUAL_FISHEYE', 641, 480, [641, 320], [641, 321]],
+    ['FISHEYE', 640, 480, [640, 640], [640, 480]],
+    ['NORMAL', 640, 480, [640, 480], [640, 640]],
+  ];
+  it.each(cases)('%s %i×%i: relays the %j images Choreonoid renders, with a CameraInfo of that size, and drops %j', (lens, width, height, sent, wrong) => {
+    const text = [
+      'format: ChoreonoidBody', 'format_version: 2.0', 'name: Eye', 'links:', '  - name: BASE', '    joint_type: free',
+      '    elements:', '      - type: Camera', '        name: Eye', '        format: COLOR', `        lens_type: ${lens}`,
+      '        field_of_view: 170', `        width: ${width}`, `        height: ${height}`, '        frame_rate: 30',
+    ].join('\n');
+    const file = join(dir, `eye-${lens}-${width}.body`);
+    writeFileSync(file, text);
+    const model = loadBodyFile(file);
+    const { t, stop } = start(model, { cameraInfoWithoutImages: false });
+    const stamp = stampFromSec(3);
+    const image = ([w, h]: [number, number]) => ({ header: { stamp, frame_id: 'Eye' }, height: h, width: w, encoding: 'rgb8', is_bigendian: 0, step: w * 3, data: new Uint8Array(w * h * 3) });
+    t.inject('/Eye/Eye', image(wrong));
+    expect(t.published.length).toBe(0);
+    expect(t.logs.filter((l) => l.level === 'warn').map((l) => l.message).join('\n')).toContain(`the camera sends ${sent[0]}×${sent[1]}`);
+    t.inject('/Eye/Eye', image(sent));
+    const out = t.last<Image>('Eye/image_raw')!;
+    expect([out.width, out.height]).toEqual(sent);
+    const info = t.last<CameraInfo>('Eye/camera_info')!;
+    expect([info.width, info.height]).toEqual(sent);
+    expectAllValid(t);
+    stop();
+  });
+});
 
 describe('Camera relay', () => {
   it('republishes images in the optical frame, drops malformed ones with one warning, and stops cleanly', () => {

@@ -2,6 +2,7 @@
 // and devices of a model as our loaders read it. JSON follows ../shared/oracle's conventions: SI
 // units, rotations as rows mapping child → parent, and null for "unlimited".
 import { deviceFrames } from '../kinematics/device-frames.js';
+import { renderedImageSize } from '../devices/camera-info.js';
 import { deviceInfo, type DeviceInfo } from '../devices/info.js';
 import type { Device, Link, Mat3, RobotModel, Vec3 } from '../model/types.js';
 import { loadForCommand, parseModelCommand, type Command, type CommandIo } from './command.js';
@@ -54,7 +55,7 @@ export type InfoDeviceJson = {
   xyz: Vec3;
   rotation: Mat3;
   params: unknown;
-} & Pick<DeviceInfo, 'frames' | 'topics'>;
+} & Pick<DeviceInfo, 'frames' | 'topics' | 'image'>;
 
 export interface InfoJson {
   name: string;
@@ -113,6 +114,7 @@ export function infoJson(model: RobotModel): InfoJson {
       params: jsonParams(d.params),
       frames: extras[i]!.frames,
       topics: extras[i]!.topics,
+      ...(extras[i]!.image ? { image: extras[i]!.image } : {}),
     })),
     extra_joints: model.extraJoints.map((x) => ({
       name: x.name ?? null,
@@ -153,7 +155,11 @@ export function infoText(model: RobotModel): string {
     );
   }
   out.push(`devices: ${model.devices.length}`);
-  for (const d of model.devices) out.push(`  ${deviceType(d)} "${d.name}" on ${d.link} at ${vec(d.pose.translation)}`);
+  for (const d of model.devices) {
+    const image = d.type === 'Camera' || d.type === 'RangeCamera' ? renderedImageSize(d.params) : null;
+    const size = image ? `  images ${image.width}×${image.height}` : '';
+    out.push(`  ${deviceType(d)} "${d.name}" on ${d.link} at ${vec(d.pose.translation)}${size}`);
+  }
   if (model.extraJoints.length > 0) {
     out.push(`extra joints: ${model.extraJoints.length}`);
     for (const x of model.extraJoints) out.push(`  ${x.type} ${x.link1} - ${x.link2}`);

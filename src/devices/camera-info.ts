@@ -13,6 +13,24 @@ export interface Intrinsics {
   cy: number;
 }
 
+/** The width × height of the images a camera really sends. */
+export interface ImageSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * The size of the images Choreonoid renders for a camera. A pinhole camera honours `width` × `height`;
+ * a fisheye camera is rendered at width × width and a dual-fisheye one at width × ⌊width / 2⌋, whatever
+ * `height` says (GLFisheyeCameraSimulator::doInitialize in choreonoid src/GLVisionSimulatorPlugin sizes its
+ * output from resolutionX alone). choreonoid_ros publishes those images as they are.
+ */
+export function renderedImageSize(p: CameraParams): ImageSize {
+  if (p.lens_type === 'FISHEYE_LENS') return { width: p.width, height: p.width };
+  if (p.lens_type === 'DUAL_FISHEYE_LENS') return { width: p.width, height: Math.floor(p.width / 2) };
+  return { width: p.width, height: p.height };
+}
+
 /**
  * Choreonoid's `field_of_view` spans the shorter image side (SgPerspectiveCamera::fovy in
  * choreonoid src/Util/SceneCameras.cpp uses it as fovy when width ≥ height and widens fovy so that
@@ -31,17 +49,19 @@ export function cameraIntrinsics(p: CameraParams): Intrinsics | null {
 /**
  * sensor_msgs/CameraInfo of a Camera or RangeCamera: no distortion ('plumb_bob', d = 0), R = I,
  * P = [K | 0] (a monocular camera), no binning, full-image ROI. A camera that is not a pinhole
- * (fisheye lenses) gets zero d/k/r/p, which CameraInfo defines as "uncalibrated".
+ * (fisheye lenses) gets zero d/k/r/p, which CameraInfo defines as "uncalibrated", and the size of the
+ * images it really sends (renderedImageSize).
  */
 export function cameraInfo(p: CameraParams, header: Header): CameraInfo {
   const i = cameraIntrinsics(p);
+  const size = renderedImageSize(p);
   const k = i ? [i.fx, 0, i.cx, 0, i.fy, i.cy, 0, 0, 1] : new Array<number>(9).fill(0);
   const r = i ? [1, 0, 0, 0, 1, 0, 0, 0, 1] : new Array<number>(9).fill(0);
   const proj = i ? [i.fx, 0, i.cx, 0, 0, i.fy, i.cy, 0, 0, 0, 1, 0] : new Array<number>(12).fill(0);
   return {
     header,
-    height: p.height,
-    width: p.width,
+    height: size.height,
+    width: size.width,
     distortion_model: 'plumb_bob',
     d: [0, 0, 0, 0, 0],
     k,

@@ -13,7 +13,7 @@ import { transpose } from '../model/math.js';
 import type { CameraParams, Device, RangeCameraParams, RangeSensorParams, RobotModel } from '../model/types.js';
 import { type Header, type Image, MessageType, type Time } from '../messages/messages.js';
 import { type RawPublisher, sensorDataQoS, type Transport } from './transport.js';
-import { cameraInfo, cameraIntrinsics } from '../devices/camera-info.js';
+import { cameraInfo, cameraIntrinsics, renderedImageSize } from '../devices/camera-info.js';
 import type { DeviceFrames } from '../kinematics/device-frames.js';
 import { type ImuDeviceType, imuMessage, scaleVector, wrenchMessage } from '../devices/inertial.js';
 import { cloudLayout, depthImage, rangeCameraFromCloud, rotateCloud } from '../devices/pointcloud.js';
@@ -163,10 +163,11 @@ function relayImage(
   info: (stamp: Time) => void,
 ): void {
   const write = reusing(writeImage);
+  const size = renderedImageSize(params);
   subscribe(relay, topic, MessageType.Image, label, readImage, (m) => {
     // The size check also drops the n×1 colour "image" of an unorganized range camera
     // (GLRangeCameraSimulator keeps only valid pixels), whose colours travel in the cloud's rgb.
-    const problem = imageProblem(m) ?? (m.width !== params.width || m.height !== params.height ? `size ${m.width}×${m.height}, the camera is ${params.width}×${params.height}` : null);
+    const problem = imageProblem(m) ?? (m.width !== size.width || m.height !== size.height ? `size ${m.width}×${m.height}, the camera sends ${size.width}×${size.height}` : null);
     if (problem) {
       relay.warnOnce(`${label}:image`, `${label}: dropped an image from ${topic}: ${problem}`);
       return;
