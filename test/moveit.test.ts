@@ -219,6 +219,13 @@ describe('limits and home', () => {
     expect(text).toContain('max_acceleration: 2.0\n');
     expect(text).not.toMatch(/: \d+\n/); // an integer where ROS 2 declares a double is a type error
   });
+  it('joint_limits.yaml without --acceleration: every joint has an acceleration limit, velocity / 0.5 s, so MoveIt does not fall back to 1 rad/s²', () => {
+    const y = parse(jointLimitsYaml(m)) as { joint_limits: Record<string, { max_velocity: number; max_acceleration: number; has_acceleration_limits: boolean }> };
+    expect(Object.values(y.joint_limits).every((l) => l.has_acceleration_limits)).toBe(true);
+    expect(y.joint_limits.ja!.max_acceleration).toBe(3);
+    expect(y.joint_limits.jb!.max_acceleration).toBe(2 * Math.PI);
+    expect(y.joint_limits.jc!.max_acceleration).toBe(2);
+  });
   it('the URDF writes the same defaults instead of 1e6', () => {
     const xml = toUrdf(m, { meshDir: '/tmp/unused' }).xml;
     expect(xml).toContain('velocity="1.5"');

@@ -123,6 +123,28 @@ describe('publication', () => {
     expect(free.transport.last<TFMessage>('/tf_static')!.transforms.some((t) => t.header.frame_id === 'world')).toBe(false);
     expect(free.transport.logs.some((l) => l.level === 'info' && /not publishing world -> base/.test(l.message))).toBe(true);
   });
+
+  it('free_root_frame: a free root hangs from it at its initial pose on /tf_static (MoveIt virtual joint); a fixed root or a taken name is refused with a warning', () => {
+    const model = sampleRobot();
+    const offset = model.links[0]!.offset;
+    expect(offset.translation).not.toEqual([0, 0, 0]);
+    const r = rig(model, { free_root_frame: 'world', frame_prefix: 'r1/' });
+    const world = r.transport.last<TFMessage>('/tf_static')!.transforms.filter((t) => t.header.frame_id === 'r1/world');
+    expect(world.map((t) => t.child_frame_id)).toEqual(['r1/base']);
+    expect(poseError(transformToPose(world[0]!), offset)).toBeLessThan(1e-12);
+    expect(r.transport.logs.some((l) => l.level === 'info' && /publishing world -> base on \/tf_static/.test(l.message))).toBe(true);
+    // Turned off at run time: /tf_static goes out again without it.
+    expect(r.bridge.setParams({ free_root_frame: '' }).successful).toBe(true);
+    expect(r.transport.last<TFMessage>('/tf_static')!.transforms.some((t) => t.header.frame_id === 'r1/world')).toBe(false);
+
+    const fixedRoot: RobotModel = { ...model, links: model.links.map((l, i) => (i === 0 ? { ...l, joint: joint('base', 'fixed') } : l)) };
+    const fixed = rig(fixedRoot, { free_root_frame: 'world' });
+    expect(fixed.transport.last<TFMessage>('/tf_static')!.transforms.some((t) => t.header.frame_id === 'world')).toBe(false);
+    expect(fixed.transport.logs.some((l) => l.level === 'warn' && /free_root_frame 'world' is ignored: the root link 'base' is not free/.test(l.message))).toBe(true);
+    const taken = rig(model, { free_root_frame: 'arm' });
+    expect(taken.transport.last<TFMessage>('/tf_static')!.transforms.some((t) => t.child_frame_id === 'base')).toBe(false);
+    expect(validateParam('free_root_frame', 'a b')).toMatch(/may contain only/);
+  });
 });
 
 describe("robot_state_publisher's joint_states rules", () => {

@@ -18,7 +18,7 @@ export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups 
   --samples N             random states for the "never in collision" test (default ${DEFAULT_SAMPLES}, as MoveIt's Setup Assistant)
   --seed N                seed of the random states (default 0): the same seed gives the same SRDF
   --virtual-parent FRAME  parent frame of the floating virtual joint of a free root: world (default) or odom
-  --acceleration A        acceleration limit for every joint in joint_limits.yaml (rad/s², m/s²; default: none)
+  --acceleration A        acceleration limit for every joint in joint_limits.yaml (rad/s², m/s²; default: each joint's velocity limit / 0.5 s)
 ${CONVENTION_USAGE}  --package-path DIR      directory holding ROS packages (for package:// in the model); repeatable
 `;
 

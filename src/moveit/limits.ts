@@ -20,8 +20,19 @@ const yamlText = (value: unknown, comment: string): string => {
   return doc.toString({ lineWidth: 0 });
 };
 
+/**
+ * Seconds a joint takes to reach its velocity limit from rest when neither the model nor the user gives an
+ * acceleration limit. A Choreonoid body has none to give (the Body file reference has no joint acceleration
+ * key), and without one MoveIt's time parametrisation falls back to 1 rad/s² for every joint with a warning
+ * per plan; tying the default to each joint's velocity keeps fast and slow joints in proportion.
+ */
+export const DEFAULT_TIME_TO_MAX_VELOCITY = 0.5;
+
+/** The acceleration limit written for a joint: the one given for every joint, else max_velocity / 0.5 s. */
+export const accelerationLimit = (maxVelocity: number, given?: number): number => given ?? maxVelocity / DEFAULT_TIME_TO_MAX_VELOCITY;
+
 export interface LimitOptions {
-  /** Acceleration limit for every joint (rad/s² or m/s²); absent: none (MoveIt then needs it from elsewhere or scales velocity only). */
+  /** Acceleration limit for every joint (rad/s² or m/s²); absent: each joint's max_velocity / DEFAULT_TIME_TO_MAX_VELOCITY. */
   acceleration?: number;
   /** MoveIt's default scaling factors, written at the top of joint_limits.yaml. Default 0.1 each (the Setup Assistant's). */
   velocityScaling?: number;
@@ -35,11 +46,12 @@ export function jointLimitsYaml(model: RobotModel, options: LimitOptions = {}): 
   for (const link of model.links.filter(isMovingJoint)) {
     const j = link.joint;
     if (!Number.isFinite(j.velocityLower) && !Number.isFinite(j.velocityUpper)) defaulted.push(j.name);
+    const velocity = velocityLimit(j);
     limits[j.name] = {
       has_velocity_limits: true,
-      max_velocity: double(velocityLimit(j)),
-      has_acceleration_limits: options.acceleration !== undefined,
-      max_acceleration: double(options.acceleration ?? 0),
+      max_velocity: double(velocity),
+      has_acceleration_limits: true,
+      max_acceleration: double(accelerationLimit(velocity, options.acceleration)),
     };
   }
   return yamlText(
@@ -52,7 +64,7 @@ export function jointLimitsYaml(model: RobotModel, options: LimitOptions = {}): 
       'max_velocity: the model\'s velocity limit; for joints the model leaves unlimited, π rad/s (revolute) or 1 m/s (prismatic)' +
       (defaulted.length > 0 ? `:\n  ${defaulted.join(', ')}` : '.') +
       (options.acceleration === undefined
-        ? '\nNo acceleration limits (body-bridge moveit --acceleration A sets one for every joint).'
+        ? `\nmax_acceleration: the model has none; max_velocity / ${DEFAULT_TIME_TO_MAX_VELOCITY} s (full speed in ${DEFAULT_TIME_TO_MAX_VELOCITY} s; body-bridge moveit --acceleration A sets one for every joint).`
         : `\nmax_acceleration: ${options.acceleration} for every joint (--acceleration).`),
   );
 }

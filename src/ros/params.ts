@@ -32,6 +32,8 @@ export interface NodeParams {
   package_uris: boolean;
   /** '' = none; otherwise a world link above the root (fixed root → static world→root transform). */
   world_frame: string;
+  /** Free (floating) root only: publish this frame → root on /tf_static at the initial root pose; '' = none. */
+  free_root_frame: string;
   /** `distinct`: a link named like a joint is `<name>_link` (SDFormat/Gazebo); `model`: Choreonoid's link names. */
   link_names: string;
   /** `child`: the root's mass on a fixed `<root>_inertia` link (kdl_parser); `root`: on the root link. */
@@ -96,6 +98,13 @@ export const paramSpecs: readonly ParamSpec[] = [
   { name: 'mesh_dir', kind: 'string', default: '', description: "Directory for generated mesh files; '' = $XDG_CACHE_HOME/body_bridge/meshes (~/.cache/...)." },
   { name: 'package_uris', kind: 'bool', default: false, description: 'Reference mesh files inside ROS packages as package:// URIs instead of absolute file:// URIs.' },
   { name: 'world_frame', kind: 'string', default: '', description: "'' = none; otherwise a URDF world link above the root link (static world->root transform when the root is fixed)." },
+  {
+    name: 'free_root_frame',
+    kind: 'string',
+    default: '',
+    description:
+      "'' = none. For a model whose root link is free (a floating joint, e.g. a humanoid's WAIST): publish <free_root_frame> -> root on /tf_static at the body's initial root pose, standing in for the simulator or localisation that would publish it (MoveIt's floating virtual joint from 'world' needs it). Not part of the URDF. Leave empty when something else publishes that transform.",
+  },
   {
     name: 'link_names',
     kind: 'string',
@@ -185,7 +194,7 @@ export function validateParam(name: string, value: unknown): string | null {
       break;
   }
   if (name === 'body_file' && (value as string).trim() === '') return 'body_file must name a model file (.body, .yaml or .wrl)';
-  if ((name === 'frame_prefix' || name === 'world_frame') && !FRAME_ID.test(value as string)) {
+  if ((name === 'frame_prefix' || name === 'world_frame' || name === 'free_root_frame') && !FRAME_ID.test(value as string)) {
     return `${name} may contain only letters, digits, '_', '-', '.', '/' (got '${String(value)}')`;
   }
   if (name === 'link_names' && !(LINK_NAMINGS as readonly string[]).includes(value as string)) {

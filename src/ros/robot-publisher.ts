@@ -139,7 +139,7 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
       model.setInitialPositions(initialPositions(served.model, served.frames, next.initial_joint_positions, log));
     }
     if (candidate) model.serve(candidate);
-    else if (served && changed('frame_prefix')) {
+    else if (served && (changed('frame_prefix') || changed('free_root_frame'))) {
       tf.publishStatic(served);
       restartDevices(served);
     } else if (served && RELAY_PARAMS.some(changed)) {

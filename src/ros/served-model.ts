@@ -8,7 +8,7 @@ import type { Diagnostic, RobotModel } from '../model/types.js';
 import { MessageType, type StringMsg } from '../messages/messages.js';
 import { conventionsOfParams, type NodeParams, parseJointAssignment } from './params.js';
 import { semanticFor, semanticOutput } from './semantic.js';
-import { compileMovingFrames, type MovingFrames, movingFramesByJoint, worldLink } from './tf.js';
+import { compileMovingFrames, freeRootParent, type MovingFrames, movingFramesByJoint, worldLink } from './tf.js';
 import { latchedQoS, type Logger, type Publisher, type Transport } from './transport.js';
 
 export const ROBOT_DESCRIPTION_TOPIC = 'robot_description';
@@ -135,7 +135,10 @@ export function startServedModel(options: ServedModelOptions): ServedModel {
     for (const w of s.description.warnings) log.warn(`URDF: ${w.message}`);
     for (const w of s.model.warnings) log.warn(`${s.model.sourceFile}: ${w.message}`);
     const world = worldLink(s.model, params().world_frame);
-    if (world && !world.static) log.info(`not publishing ${world.frame} -> ${s.model.root}: ${world.reason}`);
+    const freeParent = freeRootParent(s.model, params().free_root_frame, s.frames);
+    if (world && !world.static && !(freeParent && 'frame' in freeParent)) log.info(`not publishing ${world.frame} -> ${s.model.root}: ${world.reason}`);
+    if (freeParent && 'reason' in freeParent) log.warn(freeParent.reason);
+    else if (freeParent) log.info(`publishing ${freeParent.frame} -> ${s.model.root} on /tf_static at the initial root pose (free_root_frame)`);
     if (!previous || previous.description.xml !== s.description.xml) {
       descriptionPub.publish({ data: s.description.xml });
       options.onDescription?.(s.description.xml);

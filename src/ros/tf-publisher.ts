@@ -113,7 +113,7 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
 
   const publishStatic = (s: Served): void => {
     const p = params();
-    tfStaticPub.publish(writeTfStatic(staticTransforms(s.model, s.frames, transport.now(), p.frame_prefix, p.world_frame)));
+    tfStaticPub.publish(writeTfStatic(staticTransforms(s.model, s.frames, transport.now(), p.frame_prefix, p.world_frame, p.free_root_frame)));
   };
 
   return {

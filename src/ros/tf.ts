@@ -46,6 +46,19 @@ export function worldLink(model: RobotModel, worldFrame: string): WorldLink | nu
   };
 }
 
+/**
+ * The stand-in parent of a free root (parameter free_root_frame): a floating joint has no transform until a
+ * simulator or localisation publishes one, and MoveIt's floating virtual joint waits for it. Published at the
+ * body's initial root pose (Choreonoid's root offset). Null with a reason when it does not apply.
+ */
+export function freeRootParent(model: RobotModel, frame: string, frames: readonly Frame[]): { frame: string } | { reason: string } | null {
+  if (frame === '') return null;
+  const root = model.links[0];
+  if (!root || root.joint.type !== 'free') return { reason: `free_root_frame '${frame}' is ignored: the root link '${model.root}' is not free` };
+  if (frames.some((f) => f.name === frame)) return { reason: `free_root_frame '${frame}' is ignored: it is already a frame of the model` };
+  return { frame };
+}
+
 /** Every fixed edge of the tree (fixed joints, free non-root links at their offset, device/optical/scan frames). */
 export function staticTransforms(
   model: RobotModel,
@@ -53,11 +66,16 @@ export function staticTransforms(
   stamp: Time,
   prefix: string,
   worldFrame = '',
+  freeRootFrame = '',
 ): TransformStamped[] {
   const out: TransformStamped[] = [];
   const world = worldLink(model, worldFrame);
   const root = model.links[0];
   if (world?.static && root) out.push(stamped(world.frame, root.name, root.offset, stamp, prefix));
+  const freeParent = freeRootParent(model, freeRootFrame, frames);
+  if (freeParent && 'frame' in freeParent && root && freeParent.frame !== world?.frame) {
+    out.push(stamped(freeParent.frame, root.name, root.offset, stamp, prefix));
+  }
   for (const f of frames) {
     if (f.parent === null || f.moving) continue;
     out.push(stamped(f.parent, f.name, localPose(f, NO_JOINTS), stamp, prefix));
