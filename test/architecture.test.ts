@@ -22,7 +22,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   devices: ['model', 'kinematics', 'messages', 'cdr'],
   view: ['.', 'model', 'kinematics', 'urdf', 'devices'],
   moveit: ['model', 'kinematics', 'urdf'],
-  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit'],
+  rviz: ['model', 'kinematics', 'devices'],
+  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'rviz'],
   ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit'],
 };
 

@@ -244,17 +244,42 @@ describe('body-bridge moveit', () => {
   };
   const pa10 = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
 
-  it('writes the five files, and names links as the URDF does', async () => {
+  it('writes the six files, and names links as the URDF does', async () => {
     const dir = join(out, 'pa10');
     const r = await run(pa10, '-o', dir, '--samples', '200');
     expect(r.status).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(['PA10.srdf', 'README.md', 'joint_limits.yaml', 'kinematics.yaml', 'moveit_controllers.yaml']);
+    expect(readdirSync(dir).sort()).toEqual(['PA10.srdf', 'README.md', 'joint_limits.yaml', 'kinematics.yaml', 'moveit_controllers.yaml', 'ompl_planning.yaml']);
     expect(readFileSync(join(dir, 'PA10.srdf'), 'utf8')).toContain('<chain base_link="BASE" tip_link="J7_link"/>');
     expect(r.stderr).toMatch(/collision matrix in \d+\.\d\d s \(200 samples/);
     const k = parse(readFileSync(join(dir, 'kinematics.yaml'), 'utf8')) as Record<string, unknown>;
     expect(Object.keys(k)).toEqual(['arm']);
     const c = parse(readFileSync(join(dir, 'moveit_controllers.yaml'), 'utf8')) as { moveit_simple_controller_manager: Record<string, { joints?: string[] }> };
     expect(c.moveit_simple_controller_manager.hand_controller!.joints).toEqual(['HAND_L', 'HAND_R']);
+  });
+
+  it.each([
+    ['humble', ['planning_plugin', 'request_adapters', 'start_state_max_bounds_error']],
+    ['jazzy', ['planning_plugins', 'request_adapters', 'response_adapters']],
+  ])('ompl_planning.yaml for %s: the pipeline keys of that MoveIt, and every SRDF group with planners whose projection uses its own joints', async (distro, keys) => {
+    const dir = join(out, `pa10-${distro}`);
+    const r = await run(pa10, '-o', dir, '--samples', '0', '--ros-distro', distro);
+    expect(r.status, r.stderr).toBe(0);
+    const y = parse(readFileSync(join(dir, 'ompl_planning.yaml'), 'utf8')) as Record<string, unknown>;
+    for (const k of keys) expect(y, k).toHaveProperty(k);
+    const srdf = readFileSync(join(dir, 'PA10.srdf'), 'utf8');
+    const groups = [...srdf.matchAll(/<group name="([^"]+)"/g)].map((m) => m[1]!);
+    expect(groups.length).toBeGreaterThan(1);
+    const planners = y.planner_configs as Record<string, { type: string }>;
+    for (const g of groups) {
+      const cfg = y[g] as { default_planner_config: string; planner_configs: string[]; projection_evaluator?: string };
+      expect(cfg, g).toBeDefined();
+      expect(cfg.planner_configs).toContain(cfg.default_planner_config);
+      for (const p of cfg.planner_configs) expect(planners[p]!.type).toMatch(/^geometric::/);
+      const projected = /^joints\(([^,]+),([^)]+)\)$/.exec(cfg.projection_evaluator ?? '');
+      if (projected) for (const j of projected.slice(1)) expect(srdf).toContain(`<joint name="${j}"`);
+    }
+    const bad = await run(pa10, '-o', dir, '--ros-distro', 'rolling');
+    expect(bad.status).toBe(2);
   });
 
   it('a robot name that is not a file name is made one; the SRDF keeps the name', () => {

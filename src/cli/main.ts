@@ -6,6 +6,7 @@ import { checkCommand } from './check.js';
 import { processIo, type Command, type CommandIo } from './command.js';
 import { infoCommand } from './info.js';
 import { moveitCommand } from './moveit.js';
+import { rvizCommand } from './rviz.js';
 import { runTf } from './tf.js';
 import { runUrdf } from './urdf.js';
 import { viewCommand } from './view.js';
@@ -17,6 +18,7 @@ export const COMMANDS: readonly Command[] = [
   { name: 'tf', summary: 'the pose of every frame for given joint values', run: runTf },
   viewCommand,
   moveitCommand,
+  rvizCommand,
 ];
 
 /** The version in package.json, two folders up from this file in src/ and in dist/ alike. */

@@ -7,17 +7,19 @@ import { applyRosConventions } from '../model/ros-conventions.js';
 import { DEFAULT_SAMPLES } from '../moveit/collision-matrix.js';
 import { type MoveItOptions, moveItConfig } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
+import { MOVEIT_DISTROS, type MoveItDistro } from '../moveit/ompl.js';
 import { writeFileAtomic } from '../urdf/index.js';
 import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, conventionsOf, loadForCommand, parseModelCommand, processIo } from './command.js';
 
 export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups FILE] [--samples N] [--seed N] [--virtual-parent FRAME] [--acceleration A] [--package-path DIR]...
-  -o, --output DIR        write <robot>.srdf, joint_limits.yaml, kinematics.yaml, moveit_controllers.yaml and
-                          README.md into DIR (a MoveIt config package's config/ folder)
+  -o, --output DIR        write <robot>.srdf, joint_limits.yaml, kinematics.yaml, ompl_planning.yaml,
+                          moveit_controllers.yaml and README.md into DIR (a MoveIt config package's config/ folder)
   --groups FILE           YAML planning groups and end effectors replacing (same name) or adding to the inferred
                           ones; "replace: true" drops the inferred ones (docs/moveit.md)
   --samples N             random states for the "never in collision" test (default ${DEFAULT_SAMPLES}, as MoveIt's Setup Assistant)
   --seed N                seed of the random states (default 0): the same seed gives the same SRDF
   --virtual-parent FRAME  parent frame of the floating virtual joint of a free root: world (default) or odom
+  --ros-distro D          humble or jazzy: MoveIt's parameter names in ompl_planning.yaml (default: $ROS_DISTRO, else humble)
   --acceleration A        acceleration limit for every joint in joint_limits.yaml (rad/s², m/s²; default: each joint's velocity limit / 0.5 s)
 ${CONVENTION_USAGE}  --package-path DIR      directory holding ROS packages (for package:// in the model); repeatable
 `;
@@ -33,6 +35,7 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
     seed: { type: 'string', default: '0' },
     'virtual-parent': { type: 'string', default: 'world' },
     acceleration: { type: 'string' },
+    'ros-distro': { type: 'string' },
     ...conventionOptions,
   });
   if (typeof args === 'number') return args;
@@ -53,6 +56,9 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
     acceleration = Number(values.acceleration);
     if (!(acceleration > 0) || !Number.isFinite(acceleration)) return usageError(`--acceleration ${values.acceleration}: expected a positive number`);
   }
+  const envDistro = io.env.ROS_DISTRO;
+  const distro = values['ros-distro'] ?? (envDistro && (MOVEIT_DISTROS as readonly string[]).includes(envDistro) ? envDistro : 'humble');
+  if (!(MOVEIT_DISTROS as readonly string[]).includes(distro)) return usageError(`--ros-distro ${distro}: expected one of ${MOVEIT_DISTROS.join(', ')}`);
   let conventions;
   try {
     conventions = conventionsOf(values);
@@ -62,7 +68,7 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
   const loaded = loadForCommand(args.file, { packagePath }, io);
   if (loaded === undefined) return 1;
   const ros = applyRosConventions(loaded, conventions);
-  const options: MoveItOptions = { samples, seed, virtualParent, ...(acceleration !== undefined ? { acceleration } : {}) };
+  const options: MoveItOptions = { samples, seed, virtualParent, distro: distro as MoveItDistro, ...(acceleration !== undefined ? { acceleration } : {}) };
   if (values.groups !== undefined) {
     let text: string;
     try {

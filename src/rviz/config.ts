@@ -1,0 +1,206 @@
+// An rviz2 configuration made from the model the node serves, so `display.launch.py body_file:=X` shows
+// that robot and every one of its sensors with no hand edits: the fixed frame is the served root (or the
+// world frame), the RobotModel reads the latched robot_description topic, and each device topic the relay
+// publishes (src/devices/topics.ts, the node's own table) gets the rviz display for its message type.
+import { Document } from 'yaml';
+import { deviceFrames } from '../kinematics/device-frames.js';
+import { framePoses, frameTree } from '../kinematics/frames.js';
+import type { DeviceTopic, DeviceTopicSet } from '../devices/topics.js';
+import { deviceTopics } from '../devices/topics.js';
+import type { RobotModel } from '../model/types.js';
+
+export interface RvizOptions {
+  /** The node's frame_prefix (prepended to every frame id). */
+  framePrefix?: string;
+  /** The node's world_frame, or free_root_frame for a free root: then the fixed frame. */
+  fixedFrame?: string;
+  /** The node's namespace ('' or '/r1'); relative topic names resolve under it. */
+  namespace?: string;
+  /** Topic remappings applied to the node's topics, FROM (as the node names it, relative or absolute) → TO. */
+  remaps?: ReadonlyMap<string, string>;
+}
+
+/** One display of the generated configuration, for the caller's report and for tests. */
+export interface RvizDisplay {
+  class: string;
+  name: string;
+  topic: string | null;
+}
+
+export interface RvizConfig {
+  fixedFrame: string;
+  displays: RvizDisplay[];
+  /** Device topics no rviz2 default display draws (Imu: rviz_default_plugins has no Imu display). */
+  undrawn: string[];
+  yaml: string;
+}
+
+const PLUGIN = 'rviz_default_plugins';
+
+/** `name` resolved as rcl resolves a relative topic of a node in `namespace` (no private `~` names here). */
+export function resolveTopic(name: string, namespace: string): string {
+  if (name.startsWith('/')) return name;
+  const ns = namespace === '' || namespace === '/' ? '' : `/${namespace.replace(/^\/+|\/+$/g, '')}`;
+  return `${ns}/${name}`;
+}
+
+/** The topic a subscriber sees: remapped by its relative or its resolved name, then resolved. */
+function finalTopic(name: string, options: RvizOptions): string {
+  const namespace = options.namespace ?? '';
+  const remaps = options.remaps ?? new Map<string, string>();
+  const resolved = resolveTopic(name, namespace);
+  const to = remaps.get(name) ?? remaps.get(resolved);
+  return to === undefined ? resolved : resolveTopic(to, namespace);
+}
+
+// rviz2 subscribes with the QoS a display's Topic property names; the relay publishes sensor data best
+// effort (a reliable subscription would never match) and robot_description reliable + transient local.
+const topicProperty = (value: string, latched: boolean): Record<string, unknown> => ({
+  Depth: latched ? 1 : 5,
+  'Durability Policy': latched ? 'Transient Local' : 'Volatile',
+  'History Policy': 'Keep Last',
+  'Reliability Policy': latched ? 'Reliable' : 'Best Effort',
+  Value: value,
+});
+
+function deviceDisplay(set: DeviceTopicSet, t: DeviceTopic, topic: string, model: RobotModel): Record<string, unknown> | null {
+  const name = `${set.frame} ${t.role.replace('_', ' ')}`;
+  switch (t.role) {
+    case 'image':
+    case 'depth_image':
+      return { Class: `${PLUGIN}/Image`, Enabled: true, Name: name, 'Normalize Range': true, Topic: topicProperty(topic, false), Value: true };
+    case 'points': {
+      const d = model.devices[set.device]!;
+      const coloured = d.type === 'RangeCamera' && d.params.image_type !== 'NO_IMAGE';
+      return {
+        Class: `${PLUGIN}/PointCloud2`,
+        Enabled: true,
+        Name: name,
+        'Color Transformer': coloured ? 'RGB8' : 'AxisColor',
+        Axis: 'Z',
+        'Position Transformer': 'XYZ',
+        Style: 'Points',
+        'Size (Pixels)': 2,
+        'Decay Time': 0,
+        Topic: topicProperty(topic, false),
+        'Use Fixed Frame': true,
+        Value: true,
+      };
+    }
+    case 'scan':
+      return {
+        Class: `${PLUGIN}/LaserScan`,
+        Enabled: true,
+        Name: name,
+        'Color Transformer': 'FlatColor',
+        Color: '255; 64; 64',
+        Style: 'Points',
+        'Size (Pixels)': 3,
+        Topic: topicProperty(topic, false),
+        Value: true,
+      };
+    case 'wrench':
+      return { Class: `${PLUGIN}/Wrench`, Enabled: true, Name: name, Topic: topicProperty(topic, false), Value: true };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The rviz2 configuration for `model` as the node serves it (`model` is the ROS model: link names after
+ * applyRosConventions, as in the URDF). Pure: the caller writes `yaml` where rviz2 reads it (`-d FILE`).
+ */
+export function rvizConfig(model: RobotModel, options: RvizOptions = {}): RvizConfig {
+  const prefix = options.framePrefix ?? '';
+  const fixedFrame = prefix + (options.fixedFrame || model.links[0]?.name || model.root);
+  const displays: Record<string, unknown>[] = [
+    {
+      Class: `${PLUGIN}/Grid`,
+      Enabled: true,
+      Name: 'Grid',
+      'Cell Size': 1,
+      'Plane Cell Count': 10,
+      Plane: 'XY',
+      'Reference Frame': '<Fixed Frame>',
+      Value: true,
+    },
+    {
+      Class: `${PLUGIN}/RobotModel`,
+      Enabled: true,
+      Name: 'RobotModel',
+      'Description Source': 'Topic',
+      'Description Topic': topicProperty(finalTopic('robot_description', options), true),
+      'TF Prefix': prefix.replace(/\/$/, ''),
+      'Visual Enabled': true,
+      'Collision Enabled': false,
+      Value: true,
+    },
+    {
+      Class: `${PLUGIN}/TF`,
+      Enabled: true,
+      Name: 'TF',
+      'Show Names': false,
+      'Show Axes': true,
+      'Show Arrows': false,
+      'Marker Scale': 0.3,
+      'Frame Timeout': 15,
+      Value: true,
+    },
+  ];
+  const undrawn: string[] = [];
+  for (const set of deviceTopics(model, deviceFrames(model))) {
+    for (const t of set.topics) {
+      const topic = finalTopic(t.name, options);
+      const display = deviceDisplay(set, t, topic, model);
+      if (display) displays.push(display);
+      else if (t.role === 'imu') undrawn.push(topic);
+    }
+  }
+  const config = {
+    Panels: [
+      { Class: 'rviz_common/Displays', Name: 'Displays', 'Help Height': 0, 'Tree Height': 500 },
+      { Class: 'rviz_common/Views', Name: 'Views' },
+    ],
+    'Visualization Manager': {
+      Class: '',
+      Displays: displays,
+      Enabled: true,
+      'Global Options': { 'Background Color': '48; 48; 48', 'Fixed Frame': fixedFrame, 'Frame Rate': 30 },
+      Name: 'root',
+      Tools: [{ Class: `${PLUGIN}/Interact` }, { Class: `${PLUGIN}/MoveCamera` }, { Class: `${PLUGIN}/Select` }, { Class: `${PLUGIN}/FocusCamera` }, { Class: `${PLUGIN}/Measure` }],
+      Transformation: { Current: { Class: `${PLUGIN}/TF` } },
+      Value: true,
+      Views: {
+        Current: {
+          Class: `${PLUGIN}/Orbit`,
+          Distance: viewDistance(model),
+          'Focal Point': { X: 0, Y: 0, Z: 0 },
+          Name: 'Current View',
+          'Near Clip Distance': 0.01,
+          Pitch: 0.5,
+          'Target Frame': '<Fixed Frame>',
+          Value: 'Orbit (rviz)',
+          Yaw: 0.8,
+        },
+        Saved: null,
+      },
+    },
+    'Window Geometry': { Height: 900, Width: 1400, X: 0, Y: 0, 'Hide Left Dock': false, 'Hide Right Dock': true, Displays: { collapsed: false } },
+  };
+  const doc = new Document(config);
+  doc.commentBefore = ` rviz2 configuration generated by body_bridge from ${model.sourceFile || model.name} (src/rviz/config.ts).`;
+  const list: RvizDisplay[] = displays.map((d) => ({
+    class: d.Class as string,
+    name: d.Name as string,
+    topic: ((d.Topic ?? d['Description Topic']) as { Value: string } | undefined)?.Value ?? null,
+  }));
+  return { fixedFrame, displays: list, undrawn, yaml: doc.toString({ lineWidth: 0 }) };
+}
+
+/** A camera distance that frames the robot: its frames' reach from the root at the initial pose, at least 1.5 m. */
+function viewDistance(model: RobotModel): number {
+  const initial = new Map(model.links.map((l) => [l.joint.name, Number.isFinite(l.joint.initial) ? l.joint.initial : 0]));
+  let reach = 0;
+  for (const p of framePoses(frameTree(model), initial).values()) reach = Math.max(reach, Math.hypot(...p.root.translation));
+  return Math.round(Math.min(20, Math.max(1.5, reach * 3)) * 10) / 10;
+}
