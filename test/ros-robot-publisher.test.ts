@@ -124,7 +124,7 @@ describe('publication', () => {
     expect(free.transport.logs.some((l) => l.level === 'info' && /not publishing world -> base/.test(l.message))).toBe(true);
   });
 
-  it('free_root_frame: a free root hangs from it at its initial pose on /tf_static (MoveIt virtual joint); a fixed root or a taken name is refused with a warning', () => {
+  it('free_root_frame: a free root hangs from it at its initial pose on /tf_static (MoveIt virtual joint); a fixed root needs none (info); a taken name is refused with a warning', () => {
     const model = sampleRobot();
     const offset = model.links[0]!.offset;
     expect(offset.translation).not.toEqual([0, 0, 0]);
@@ -140,8 +140,9 @@ describe('publication', () => {
     const fixedRoot: RobotModel = { ...model, links: model.links.map((l, i) => (i === 0 ? { ...l, joint: joint('base', 'fixed') } : l)) };
     const fixed = rig(fixedRoot, { free_root_frame: 'world' });
     expect(fixed.transport.last<TFMessage>('/tf_static')!.transforms.some((t) => t.header.frame_id === 'world')).toBe(false);
-    expect(fixed.transport.logs.some((l) => l.level === 'warn' && /free_root_frame 'world' is ignored: the root link 'base' is not free/.test(l.message))).toBe(true);
+    expect(fixed.transport.logs.some((l) => l.level === 'info' && /free_root_frame 'world' is not used: the root link 'base' is not free/.test(l.message))).toBe(true);
     const taken = rig(model, { free_root_frame: 'arm' });
+    expect(taken.transport.logs.some((l) => l.level === 'warn' && /free_root_frame 'arm' is ignored: it is already a frame/.test(l.message))).toBe(true);
     expect(taken.transport.last<TFMessage>('/tf_static')!.transforms.some((t) => t.child_frame_id === 'base')).toBe(false);
     expect(validateParam('free_root_frame', 'a b')).toMatch(/may contain only/);
   });

@@ -137,7 +137,7 @@ export function startServedModel(options: ServedModelOptions): ServedModel {
     const world = worldLink(s.model, params().world_frame);
     const freeParent = freeRootParent(s.model, params().free_root_frame, s.frames);
     if (world && !world.static && !(freeParent && 'frame' in freeParent)) log.info(`not publishing ${world.frame} -> ${s.model.root}: ${world.reason}`);
-    if (freeParent && 'reason' in freeParent) log.warn(freeParent.reason);
+    if (freeParent && 'reason' in freeParent) log[freeParent.level](freeParent.reason);
     else if (freeParent) log.info(`publishing ${freeParent.frame} -> ${s.model.root} on /tf_static at the initial root pose (free_root_frame)`);
     if (!previous || previous.description.xml !== s.description.xml) {
       descriptionPub.publish({ data: s.description.xml });

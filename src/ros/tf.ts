@@ -51,11 +51,16 @@ export function worldLink(model: RobotModel, worldFrame: string): WorldLink | nu
  * simulator or localisation publishes one, and MoveIt's floating virtual joint waits for it. Published at the
  * body's initial root pose (Choreonoid's root offset). Null with a reason when it does not apply.
  */
-export function freeRootParent(model: RobotModel, frame: string, frames: readonly Frame[]): { frame: string } | { reason: string } | null {
+export function freeRootParent(
+  model: RobotModel,
+  frame: string,
+  frames: readonly Frame[],
+): { frame: string } | { reason: string; level: 'info' | 'warn' } | null {
   if (frame === '') return null;
   const root = model.links[0];
-  if (!root || root.joint.type !== 'free') return { reason: `free_root_frame '${frame}' is ignored: the root link '${model.root}' is not free` };
-  if (frames.some((f) => f.name === frame)) return { reason: `free_root_frame '${frame}' is ignored: it is already a frame of the model` };
+  // A launch file may set it for every robot (moveit.launch.py does): a fixed root simply needs none.
+  if (!root || root.joint.type !== 'free') return { reason: `free_root_frame '${frame}' is not used: the root link '${model.root}' is not free`, level: 'info' };
+  if (frames.some((f) => f.name === frame)) return { reason: `free_root_frame '${frame}' is ignored: it is already a frame of the model`, level: 'warn' };
   return { frame };
 }
 

@@ -1,0 +1,64 @@
+"""What body_bridge's launch files share: the installed body-bridge CLI, run at launch time to make the
+rviz2 and MoveIt configuration from the model the node serves, and the node parameters a params file sets.
+
+Not a launch file itself: display.launch.py and moveit.launch.py import it from their own folder.
+"""
+
+import os
+import subprocess
+
+import yaml
+from ament_index_python.packages import get_package_prefix, get_package_share_directory
+
+PACKAGE = 'body_bridge'
+
+
+def cli_command():
+    """The body-bridge CLI of the installed package, run by the same Node.js as the node's launcher."""
+    main = os.path.join(get_package_prefix(PACKAGE), 'lib', PACKAGE + '_app', 'dist', 'cli', 'main.js')
+    return [os.environ.get('BODY_BRIDGE_NODE', 'node'), main]
+
+
+def model_argument(body_file):
+    """The model the node serves: body_file, or (empty) the bundled example, as the node picks it."""
+    if body_file:
+        return body_file
+    return os.environ.get('BODY_BRIDGE_MODELS') or os.path.join(get_package_share_directory(PACKAGE), 'models')
+
+
+def run_cli(args):
+    """Runs body-bridge ARGS; returns its stderr (warnings, the summary). Raises RuntimeError when it fails."""
+    result = subprocess.run(cli_command() + args, capture_output=True, text=True, timeout=600, check=False)
+    if result.returncode != 0:
+        raise RuntimeError('body-bridge %s failed (exit %d):\n%s' % (args[0], result.returncode, result.stderr.strip()))
+    return result.stderr
+
+
+def file_parameters(path, namespace='', node='body_bridge'):
+    """The parameters a ROS 2 params file gives the node: /** first, then keys naming the node."""
+    if not path or not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        doc = yaml.safe_load(f) or {}
+    fqn = '/' + '/'.join(part for part in (namespace.strip('/'), node) if part)
+    merged = {}
+    for key in ('/**', node, fqn.lstrip('/'), fqn):
+        section = doc.get(key) if isinstance(doc, dict) else None
+        if isinstance(section, dict):
+            merged.update(section.get('ros__parameters') or {})
+    return merged
+
+
+def convention_args(parameters):
+    """The CLI options that name links and place the root inertia as the node's parameters do."""
+    args = []
+    if parameters.get('link_names'):
+        args += ['--link-names', str(parameters['link_names'])]
+    if parameters.get('root_inertia'):
+        args += ['--root-inertia', str(parameters['root_inertia'])]
+    return args
+
+
+def read_yaml(path):
+    with open(path) as f:
+        return yaml.safe_load(f) or {}

@@ -1,0 +1,146 @@
+"""body_bridge and MoveIt 2's move_group, configured from the model: one command to plan with a Choreonoid robot.
+
+    ros2 launch body_bridge moveit.launch.py body_file:=/path/to/PA10.body
+    ros2 launch body_bridge moveit.launch.py body_file:=SR1.wrl rviz:=true
+    ros2 launch body_bridge moveit.launch.py body_file:=Tank.body joint_states_topic:=/Tank/joint_states use_sim_time:=true
+
+body_bridge serves robot_description and robot_description_semantic (the SRDF `body-bridge moveit` writes);
+move_group reads both from those topics. At launch, `body-bridge moveit` writes the rest of the configuration
+from the same model into a temporary folder, and move_group gets it as parameters: joint_limits.yaml
+(robot_description_planning), kinematics.yaml (KDL for every chain group), ompl_planning.yaml (the OMPL pipeline
+with MoveIt's usual request adapters, in this ROS distribution's parameter names) and, with execution:=true,
+moveit_controllers.yaml (your controllers must then run). A free-floating root (a humanoid's WAIST) hangs from
+free_root_frame (default world, the SRDF's virtual joint parent) at its initial pose on /tf_static unless
+free_root_frame:='' because a simulator or localisation publishes it. rviz:=true adds rviz2 with the model, its
+sensors and MoveIt's MotionPlanning display (moveit_ros_visualization must be installed).
+"""
+
+import os
+import sys
+import tempfile
+
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription, LogInfo, OpaqueFunction
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
+from launch_ros.actions import Node
+from launch_ros.substitutions import FindPackageShare
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import body_bridge_tools as tools  # noqa: E402
+
+MOTION_PLANNING_DISPLAY = """
+    - Class: moveit_rviz_plugin/MotionPlanning
+      Enabled: true
+      Name: MotionPlanning
+      Move Group Namespace: ""
+      Robot Description: robot_description
+      Planning Scene Topic: /monitored_planning_scene
+      Value: true
+"""
+
+
+def is_true(text):
+    return text.lower() in ('true', '1', 'yes')
+
+
+def moveit_nodes(context):
+    def get(name):
+        return LaunchConfiguration(name).perform(context)
+
+    use_sim_time = is_true(get('use_sim_time'))
+    parameters = tools.file_parameters(get('params_file'))
+    model = tools.model_argument(get('body_file'))
+    free_root_frame = get('free_root_frame')
+    distro = os.environ.get('ROS_DISTRO', 'humble')
+    config_dir = tempfile.mkdtemp(prefix='body_bridge_moveit_')
+    # --samples 0: the collision matrix move_group uses is the node's SRDF; only the YAML files are read here.
+    report = tools.run_cli(['moveit', model, '-o', config_dir, '--samples', '0',
+                            '--virtual-parent', free_root_frame or 'world',
+                            '--ros-distro', distro if distro in ('humble', 'jazzy') else 'humble']
+                           + tools.convention_args(parameters))
+    files = {name: tools.read_yaml(os.path.join(config_dir, name))
+             for name in ('joint_limits.yaml', 'kinematics.yaml', 'ompl_planning.yaml', 'moveit_controllers.yaml')}
+    execution = is_true(get('execution'))
+    move_group_parameters = {
+        'use_sim_time': use_sim_time,
+        'robot_description_planning': files['joint_limits.yaml'],
+        'robot_description_kinematics': files['kinematics.yaml'],
+        'planning_pipelines': ['ompl'],
+        'default_planning_pipeline': 'ompl',
+        'ompl': files['ompl_planning.yaml'],
+        'publish_planning_scene': True,
+        'publish_geometry_updates': True,
+        'publish_state_updates': True,
+        'publish_transforms_updates': True,
+        'publish_robot_description_semantic': False,
+        'allow_trajectory_execution': execution,
+    }
+    if execution:
+        move_group_parameters.update(files['moveit_controllers.yaml'])
+        move_group_parameters.update({
+            'moveit_manage_controllers': False,
+            'trajectory_execution.allowed_execution_duration_scaling': 1.2,
+            'trajectory_execution.allowed_goal_duration_margin': 0.5,
+            'trajectory_execution.allowed_start_tolerance': 0.01,
+        })
+    actions = [
+        LogInfo(msg='MoveIt configuration from %s in %s (%s)' % (model, config_dir, report.strip().splitlines()[-1])),
+        Node(
+            package='moveit_ros_move_group',
+            executable='move_group',
+            output='screen',
+            parameters=[move_group_parameters],
+            remappings=[('joint_states', get('joint_states_topic'))],
+        ),
+    ]
+    if is_true(get('rviz')):
+        rviz_config = os.path.join(config_dir, 'moveit.rviz')
+        tools.run_cli(['rviz', model, '-o', rviz_config, '--free-root-frame', free_root_frame]
+                      + tools.convention_args(parameters))
+        with open(rviz_config) as f:
+            text = f.read()
+        # The MotionPlanning display joins the generated ones (after TF, before the device displays).
+        text = text.replace('\n    - Class: rviz_default_plugins/TF', MOTION_PLANNING_DISPLAY.rstrip('\n') + '\n    - Class: rviz_default_plugins/TF', 1)
+        with open(rviz_config, 'w') as f:
+            f.write(text)
+        actions.append(Node(
+            package='rviz2',
+            executable='rviz2',
+            arguments=['-d', rviz_config],
+            parameters=[{'use_sim_time': use_sim_time}, {'robot_description_kinematics': files['kinematics.yaml']}],
+            output='screen',
+        ))
+    return actions
+
+
+def generate_launch_description():
+    share = FindPackageShare('body_bridge')
+    arguments = [
+        DeclareLaunchArgument('body_file', default_value='', description='Model file; empty = the bundled example'),
+        DeclareLaunchArgument('use_sim_time', default_value='false'),
+        DeclareLaunchArgument(
+            'params_file', default_value=PathJoinSubstitution([share, 'config', 'bridge.params.yaml'])),
+        DeclareLaunchArgument(
+            'joint_states_topic', default_value='joint_states',
+            description="Where joint positions come from, e.g. choreonoid_ros's /<body>/joint_states"),
+        DeclareLaunchArgument(
+            'free_root_frame', default_value='world',
+            description="A free root's parent on /tf_static and the SRDF's virtual joint parent; '' when something else publishes it"),
+        DeclareLaunchArgument('execution', default_value='false',
+                              description='true: load moveit_controllers.yaml and execute trajectories (your controllers must run)'),
+        DeclareLaunchArgument('rviz', default_value='false', description='Start rviz2 with the MotionPlanning display'),
+    ]
+    bridge = IncludeLaunchDescription(
+        PythonLaunchDescriptionSource(PathJoinSubstitution([share, 'launch', 'bridge.launch.py'])),
+        launch_arguments={
+            'body_file': LaunchConfiguration('body_file'),
+            'use_sim_time': LaunchConfiguration('use_sim_time'),
+            'params_file': LaunchConfiguration('params_file'),
+            'joint_states_topic': LaunchConfiguration('joint_states_topic'),
+            'free_root_frame': LaunchConfiguration('free_root_frame'),
+            'publish_robot_description_semantic': 'true',
+        }.items(),
+    )
+    return LaunchDescription(arguments + [bridge, OpaqueFunction(function=moveit_nodes)])
+
