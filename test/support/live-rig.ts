@@ -1,0 +1,216 @@
+// What the live suites share: a sourced ROS 2 with rclnodejs loaded (or the reason it is not), the package
+// built by colcon once per run as a user would build it, processes started in their own groups and stopped
+// with them, and an X display (Xvfb) with screenshots for the GUI peers (rviz2, Choreonoid).
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { loadRclnodejs } from '../../src/ros/rclnodejs-transport.js';
+import { projectRoot } from './oracle.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Any = any;
+
+const run = promisify(execFile);
+
+/** The sourced ROS 2 and rclnodejs loaded against it, or why the live suites cannot run. */
+export async function liveRos(): Promise<{ rcl: Any; skip: null } | { rcl: null; skip: string }> {
+  if (!process.env.AMENT_PREFIX_PATH) return { rcl: null, skip: 'ROS 2 is not sourced (AMENT_PREFIX_PATH is not set)' };
+  const loaded = await loadRclnodejs();
+  if ('error' in loaded) return { rcl: null, skip: loaded.error };
+  return { rcl: loaded.rcl, skip: null };
+}
+
+/** An executable on PATH, as a shell would find it. */
+export function onPath(exe: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, exe))) return join(dir, exe);
+  return null;
+}
+
+/** A ROS package's prefix from AMENT_PREFIX_PATH (as `ros2 pkg prefix` finds it), or null. */
+export function rosPackagePrefix(pkg: string): string | null {
+  for (const prefix of (process.env.AMENT_PREFIX_PATH ?? '').split(':')) {
+    if (prefix && existsSync(join(prefix, 'share', 'ament_index', 'resource_index', 'packages', pkg))) return prefix;
+  }
+  return null;
+}
+
+export interface Proc {
+  child: ChildProcess;
+  output(): string;
+}
+
+/** Processes started by a suite: each in a process group of its own, stopped with its children. */
+export function processGroup() {
+  const procs: Proc[] = [];
+  const start = (cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Proc => {
+    let out = '';
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env, detached: true, ...(cwd ? { cwd } : {}) });
+    child.stdout!.on('data', (d) => (out += String(d)));
+    child.stderr!.on('data', (d) => (out += String(d)));
+    const p = { child, output: () => out };
+    procs.push(p);
+    return p;
+  };
+  const stop = async (p: Proc, signal: NodeJS.Signals = 'SIGINT'): Promise<void> => {
+    if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+    const exited = new Promise((r) => p.child.once('exit', r));
+    // SIGINT first: ros2 launch shuts its children down on it; SIGKILL if anything hangs.
+    try {
+      process.kill(-p.child.pid!, signal);
+    } catch {
+      return;
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-p.child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const stopAll = async (): Promise<void> => {
+    for (const p of procs.splice(0)) await stop(p);
+  };
+  return { start, stop, stopAll };
+}
+
+/** Polls `poll` every 100 ms until it returns a value; rejects after `ms` with `log()` in the message. */
+export function waitFor<T>(what: string, ms: number, poll: () => T | undefined | null | false, log: () => string = () => ''): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const startAt = Date.now();
+    const tick = (): void => {
+      let v: T | undefined | null | false;
+      try {
+        v = poll();
+      } catch (e) {
+        return reject(e);
+      }
+      if (v !== undefined && v !== null && v !== false) return resolve(v);
+      if (Date.now() - startAt > ms) return reject(new Error(`timed out waiting for ${what}\n${log().slice(-6000)}`));
+      setTimeout(tick, 100);
+    };
+    tick();
+  });
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The package built and installed by colcon from the repository's files, as a user would clone and build
+ * it, once per content: later suites (and later runs) reuse the install. Returns the workspace's
+ * install/setup.bash. Suites run in parallel workers: a lock directory makes one build and the others wait.
+ */
+export async function installedPackage(): Promise<string> {
+  const { stdout } = await run('git', ['ls-files', '-co', '--exclude-standard'], { cwd: projectRoot, maxBuffer: 64 << 20 });
+  const files = stdout.split('\n').filter((l) => l && existsSync(join(projectRoot, l)) && !l.startsWith('test/') && !l.startsWith('bench/'));
+  const hash = createHash('sha256');
+  hash.update(process.env.AMENT_PREFIX_PATH ?? '');
+  for (const f of files.sort()) hash.update(f).update(readFileSync(join(projectRoot, f)));
+  const ws = join(projectRoot, 'build', `live-ws-${hash.digest('hex').slice(0, 16)}`);
+  const setup = join(ws, 'install', 'setup.bash');
+  const done = join(ws, 'BUILT');
+  const lock = `${ws}.lock`;
+  mkdirSync(join(projectRoot, 'build'), { recursive: true });
+  for (;;) {
+    if (existsSync(done)) return setup;
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      await sleep(2000);
+    }
+  }
+  try {
+    if (existsSync(done)) return setup;
+    rmSync(ws, { recursive: true, force: true });
+    const src = join(ws, 'src', 'body_bridge');
+    for (const rel of files) {
+      mkdirSync(join(src, rel, '..'), { recursive: true });
+      copyFileSync(join(projectRoot, rel), join(src, rel));
+    }
+    const build = spawnSync('colcon', ['build', '--base-paths', 'src', '--event-handlers', 'console_direct+'], {
+      cwd: ws,
+      encoding: 'utf8',
+      timeout: 1_200_000,
+      maxBuffer: 256 << 20,
+    });
+    if (build.status !== 0) throw new Error(`colcon build of body_bridge failed:\n${`${build.stdout}${build.stderr}`.slice(-6000)}`);
+    writeFileSync(`${done}.tmp`, new Date().toISOString());
+    renameSync(`${done}.tmp`, done);
+    return setup;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** A shell command line run with the installed package sourced over the current ROS 2. */
+export const sourced = (setup: string, command: string): string[] => ['-c', `source ${setup} && exec ${command}`];
+
+export interface XDisplay {
+  display: string;
+  width: number;
+  height: number;
+  /** The whole screen as raw RGB bytes (width × height × 3), and a PNG at `png` when given. */
+  screenshot(png?: string): Buffer;
+  stop(): Promise<void>;
+}
+
+/** An Xvfb server on a free display number, 24-bit; GUI peers render with Mesa's software OpenGL there. */
+export async function startXvfb(width = 1400, height = 1000): Promise<XDisplay> {
+  const xvfb = onPath('Xvfb');
+  if (!xvfb) throw new Error('Xvfb is not installed (apt-get install xvfb)');
+  const group = processGroup();
+  for (let n = 90 + (process.pid % 100); ; n++) {
+    if (existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`)) continue;
+    const p = group.start(xvfb, [`:${n}`, '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp']);
+    const up = await waitFor(`Xvfb :${n}`, 10_000, () => existsSync(`/tmp/.X11-unix/X${n}`) || p.child.exitCode !== null).catch(() => false);
+    if (!up || p.child.exitCode !== null) continue;
+    const display = `:${n}`;
+    return {
+      display,
+      width,
+      height,
+      screenshot(png?: string): Buffer {
+        const raw = spawnSync('import', ['-display', display, '-window', 'root', '-depth', '8', 'rgb:-'], { maxBuffer: 64 << 20 });
+        if (raw.status !== 0) throw new Error(`import failed: ${String(raw.stderr)}`);
+        if (png) spawnSync('convert', ['-size', `${width}x${height}`, '-depth', '8', 'rgb:-', png], { input: raw.stdout });
+        return raw.stdout;
+      },
+      stop: () => group.stopAll(),
+    };
+  }
+}
+
+/** The environment for a GUI peer on `display`: Mesa's software renderer, no X access control dance. */
+export const guiEnv = (display: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DISPLAY: display,
+  LIBGL_ALWAYS_SOFTWARE: '1',
+  QT_X11_NO_MITSHM: '1',
+  ...extra,
+});
+
+/** Pixels (of a w × h RGB screen) in `box` that differ from `other` by more than `tolerance` in any channel. */
+export function differingPixels(a: Buffer, b: Buffer, width: number, box: { x: number; y: number; w: number; h: number }, tolerance = 24): number {
+  let n = 0;
+  for (let y = box.y; y < box.y + box.h; y++) {
+    for (let x = box.x; x < box.x + box.w; x++) {
+      const i = (y * width + x) * 3;
+      if (Math.abs(a[i]! - b[i]!) > tolerance || Math.abs(a[i + 1]! - b[i + 1]!) > tolerance || Math.abs(a[i + 2]! - b[i + 2]!) > tolerance) n++;
+    }
+  }
+  return n;
+}
+
+/** Pixels of a colour (within `tolerance` per channel) in an RGB screen. */
+export function pixelsOfColour(a: Buffer, rgb: [number, number, number], tolerance = 40): number {
+  let n = 0;
+  for (let i = 0; i + 2 < a.length; i += 3) {
+    if (Math.abs(a[i]! - rgb[0]) <= tolerance && Math.abs(a[i + 1]! - rgb[1]) <= tolerance && Math.abs(a[i + 2]! - rgb[2]) <= tolerance) n++;
+  }
+  return n;
+}
