@@ -26,7 +26,7 @@ function requireBuild(): void {
 }
 
 describe('launch files', () => {
-  const files = ['launch/bridge.launch.py', 'launch/display.launch.py'];
+  const files = ['launch/bridge.launch.py', 'launch/display.launch.py', 'launch/moveit.launch.py', 'launch/body_bridge_tools.py'];
 
   it('compile with python3 -m py_compile', () => {
     const r = spawnSync('python3', ['-m', 'py_compile', ...files], {
@@ -155,7 +155,7 @@ print(json.dumps(out))`;
     // What ament_package installs: the package in the ament index and its manifest.
     expect(existsSync(join(prefix, 'share', 'ament_index', 'resource_index', 'packages', 'body_bridge'))).toBe(true);
     expect(existsSync(join(prefix, 'share', 'body_bridge', 'package.xml'))).toBe(true);
-    for (const f of ['launch/bridge.launch.py', 'launch/display.launch.py', 'config/bridge.params.yaml', 'config/display.rviz', 'models/sample_arm.body']) {
+    for (const f of ['launch/bridge.launch.py', 'launch/display.launch.py', 'launch/moveit.launch.py', 'launch/body_bridge_tools.py', 'config/bridge.params.yaml', 'config/display.rviz', 'models/sample_arm.body']) {
       expect(existsSync(join(prefix, 'share', 'body_bridge', f)), f).toBe(true);
     }
     // ros2 run walks lib/<package> for executable files: exactly the launcher.
