@@ -9,8 +9,35 @@ import subprocess
 
 import yaml
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
+from launch.actions import DeclareLaunchArgument
+from launch.substitutions import PathJoinSubstitution
+from launch_ros.substitutions import FindPackageShare
 
 PACKAGE = 'body_bridge'
+
+# Every launch argument of the package, declared once: name -> (default, description).
+ARGUMENTS = {
+    'body_file': ('', 'Model file (.body, .yaml or .wrl); empty = the bundled example'),
+    'namespace': ('', 'Namespace of the node and its relative topics (robot_description, joint_states, sensors)'),
+    'frame_prefix': ('', "Prepended to every frame id, e.g. 'robot1/' (as robot_state_publisher)"),
+    'use_sim_time': ('false', 'Use /clock (e.g. from Choreonoid or a bag) as the clock'),
+    'params_file': (None, 'YAML parameters file (keyed /** or by the node name)'),
+    'joint_states_topic': ('joint_states', "Where joint positions come from, e.g. choreonoid_ros's /<body>/joint_states"),
+    'world_frame': ('', 'A URDF world link above the root; empty = the params file value'),
+    'free_root_frame': ('', "A free root's stand-in parent on /tf_static (e.g. world for MoveIt); empty = the params file value"),
+    'publish_robot_description_semantic': ('', 'true: publish the MoveIt SRDF on robot_description_semantic; empty = the params file value'),
+}
+
+
+def declare(*names, **overrides):
+    """DeclareLaunchArgument for each name of ARGUMENTS; overrides maps a name to (default, description)."""
+    declared = []
+    for name in names:
+        default, description = overrides.get(name, ARGUMENTS[name])
+        if default is None:
+            default = PathJoinSubstitution([FindPackageShare(PACKAGE), 'config', 'bridge.params.yaml'])
+        declared.append(DeclareLaunchArgument(name, default_value=default, description=description))
+    return declared
 
 
 def cli_command():

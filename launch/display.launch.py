@@ -69,18 +69,7 @@ def rviz_node(context):
 
 def generate_launch_description():
     share = FindPackageShare('body_bridge')
-    arguments = [
-        DeclareLaunchArgument('body_file', default_value='', description='Model file; empty = the bundled example'),
-        DeclareLaunchArgument('namespace', default_value=''),
-        DeclareLaunchArgument('frame_prefix', default_value=''),
-        DeclareLaunchArgument('use_sim_time', default_value='false'),
-        DeclareLaunchArgument(
-            'params_file', default_value=PathJoinSubstitution([share, 'config', 'bridge.params.yaml'])),
-        DeclareLaunchArgument(
-            'joint_states_topic', default_value='joint_states',
-            description="Where joint positions come from, e.g. choreonoid_ros's /<body>/joint_states"),
-        DeclareLaunchArgument('world_frame', default_value='', description='As bridge.launch.py; the fixed frame when set'),
-        DeclareLaunchArgument('free_root_frame', default_value='', description='As bridge.launch.py; the fixed frame when set and the root is free'),
+    arguments = tools.declare(*PASSED_ON) + [
         DeclareLaunchArgument(
             'fixed_frame', default_value='',
             description="rviz fixed frame; empty = the served root link (with frame_prefix), or world_frame / free_root_frame"),

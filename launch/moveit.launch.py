@@ -116,17 +116,10 @@ def moveit_nodes(context):
 
 def generate_launch_description():
     share = FindPackageShare('body_bridge')
-    arguments = [
-        DeclareLaunchArgument('body_file', default_value='', description='Model file; empty = the bundled example'),
-        DeclareLaunchArgument('use_sim_time', default_value='false'),
-        DeclareLaunchArgument(
-            'params_file', default_value=PathJoinSubstitution([share, 'config', 'bridge.params.yaml'])),
-        DeclareLaunchArgument(
-            'joint_states_topic', default_value='joint_states',
-            description="Where joint positions come from, e.g. choreonoid_ros's /<body>/joint_states"),
-        DeclareLaunchArgument(
-            'free_root_frame', default_value='world',
-            description="A free root's parent on /tf_static and the SRDF's virtual joint parent; '' when something else publishes it"),
+    arguments = tools.declare(
+        'body_file', 'use_sim_time', 'params_file', 'joint_states_topic', 'free_root_frame',
+        free_root_frame=('world', "A free root's parent on /tf_static and the SRDF's virtual joint parent; '' when something else publishes it"),
+    ) + [
         DeclareLaunchArgument('execution', default_value='false',
                               description='true: load moveit_controllers.yaml and execute trajectories (your controllers must run)'),
         DeclareLaunchArgument('rviz', default_value='false', description='Start rviz2 with the MotionPlanning display'),

@@ -44,16 +44,33 @@ describe('launch files', () => {
     const script = `
 import ast, json, sys
 out = {}
+tools = ast.parse(open('launch/body_bridge_tools.py').read())
+arguments = next(n.value for n in ast.walk(tools) if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == 'ARGUMENTS')
+names = {'tools.ARGUMENTS': [k.value for k in arguments.keys]}
 for path in sys.argv[1:]:
+    tree0 = ast.parse(open(path).read())
+    for n in ast.walk(tree0):
+        if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == 'PASSED_ON':
+            names['PASSED_ON'] = [e.value for e in n.value.elts]
     tree = ast.parse(open(path).read())
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
     args = [c.args[0].value for c in calls if c.func.id == 'DeclareLaunchArgument']
+    # Arguments declared through body_bridge_tools.declare(...): the names it is given.
+    for c in ast.walk(tree):
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == 'declare':
+            for a in c.args:
+                if isinstance(a, ast.Constant):
+                    args.append(a.value)
+                elif isinstance(a, ast.Starred):
+                    args.extend(names[ast.unparse(a.value)])
+    names.setdefault('PASSED_ON', [])
     nodes = [{k.arg: ast.unparse(k.value) for k in c.keywords} for c in calls if c.func.id == 'Node']
     out[path] = {'args': args, 'nodes': nodes}
 print(json.dumps(out))`;
-    const r = spawnSync('python3', ['-c', script, ...files], { cwd: projectRoot, encoding: 'utf8' });
+    const r = spawnSync('python3', ['-c', script, ...files.filter((f) => f.endsWith('.launch.py'))], { cwd: projectRoot, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const info = JSON.parse(r.stdout) as Record<string, { args: string[]; nodes: Record<string, string>[] }>;
+    expect(info['launch/moveit.launch.py']!.args).toEqual(expect.arrayContaining(['body_file', 'free_root_frame', 'execution', 'rviz']));
     const bridge = info['launch/bridge.launch.py']!;
     expect(bridge.args).toEqual(expect.arrayContaining(['body_file', 'namespace', 'frame_prefix', 'use_sim_time', 'params_file', 'joint_states_topic']));
     expect(info['launch/display.launch.py']!.args).toEqual(expect.arrayContaining(['body_file', 'fixed_frame', 'gui', 'joint_states_topic']));
