@@ -138,7 +138,10 @@ export async function installedPackage(): Promise<string> {
       timeout: 1_200_000,
       maxBuffer: 256 << 20,
     });
-    if (build.status !== 0) throw new Error(`colcon build of body_bridge failed:\n${`${build.stdout}${build.stderr}`.slice(-6000)}`);
+    const output = `${build.stdout}${build.stderr}`;
+    if (build.status !== 0) throw new Error(`colcon build of body_bridge failed:\n${output.slice(-6000)}`);
+    // CMakeLists.txt's check (scripts/check-rclnodejs.mjs): the node can reach this ROS 2.
+    if (!/rclnodejs loads against ROS 2/.test(output)) throw new Error(`colcon build did not confirm rclnodejs loads:\n${output.slice(-6000)}`);
     writeFileSync(`${done}.tmp`, new Date().toISOString());
     renameSync(`${done}.tmp`, done);
     return setup;
