@@ -9,6 +9,8 @@ import { parse } from 'yaml';
 import { startupMode } from '../src/ros/dry-run.js';
 import { paramSpecs } from '../src/ros/params.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
+import { skipWithout } from './support/peer-skip.js';
+import { findAmentCmake, findCatkinPkg, findPython3, found } from './support/peers.js';
 import { scratchDir } from './support/temp-dir.js';
 
 const scratch = scratchDir('body-bridge-package-');
@@ -19,17 +21,20 @@ const withoutRos = (): NodeJS.ProcessEnv => {
   return env;
 };
 const mainJs = join(projectRoot, 'dist', 'ros', 'main.js');
-/** Debian's python3, which has ament_cmake's and catkin_pkg's modules (CI's apt packages pull them in). */
-const SYSTEM_PYTHON = '/usr/bin/python3';
+const python3 = findPython3();
+const catkinPkg = findCatkinPkg();
+/** CMake with ament_cmake, and the python3 on PATH that has ament_package and catkin_pkg for it. */
+const amentCmake = findAmentCmake();
+const withoutAmentCmake = skipWithout(amentCmake);
 function requireBuild(): void {
   if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run \`npm run build\` (npm test does) first`);
 }
 
-describe('launch files', () => {
+describe.skipIf(skipWithout(python3))('launch files', () => {
   const files = ['launch/bridge.launch.py', 'launch/display.launch.py'];
 
   it('compile with python3 -m py_compile', () => {
-    const r = spawnSync('python3', ['-m', 'py_compile', ...files], {
+    const r = spawnSync(found(python3).exe, ['-m', 'py_compile', ...files], {
       cwd: projectRoot,
       encoding: 'utf8',
       env: { ...process.env, PYTHONPYCACHEPREFIX: join(scratch, 'pycache') },
@@ -51,7 +56,7 @@ for path in sys.argv[1:]:
     nodes = [{k.arg: ast.unparse(k.value) for k in c.keywords} for c in calls if c.func.id == 'Node']
     out[path] = {'args': args, 'nodes': nodes}
 print(json.dumps(out))`;
-    const r = spawnSync('python3', ['-c', script, ...files], { cwd: projectRoot, encoding: 'utf8' });
+    const r = spawnSync(found(python3).exe, ['-c', script, ...files], { cwd: projectRoot, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const info = JSON.parse(r.stdout) as Record<string, { args: string[]; nodes: Record<string, string>[] }>;
     const bridge = info['launch/bridge.launch.py']!;
@@ -109,7 +114,7 @@ describe('ament package', () => {
     expect(xml).toContain(`<version>${version}</version>`);
   });
 
-  it('package.xml passes catkin_pkg (the parser colcon and rosdep use); rviz2 and the GUI drop out with BODY_BRIDGE_GUI=false', () => {
+  it.skipIf(skipWithout(catkinPkg))('package.xml passes catkin_pkg (the parser colcon and rosdep use); rviz2 and the GUI drop out with BODY_BRIDGE_GUI=false', () => {
     const script = `
 import json, sys
 from catkin_pkg.package import parse_package
@@ -120,7 +125,7 @@ for env in ({}, {'BODY_BRIDGE_GUI': 'false'}):
     p.evaluate_conditions(env)
     out['exec' + ('_nogui' if env else '')] = sorted(d.name for d in p.exec_depends if d.evaluated_condition)
 print(json.dumps(out))`;
-    const r = spawnSync(SYSTEM_PYTHON, ['-c', script, join(projectRoot, 'package.xml')], { encoding: 'utf8' });
+    const r = spawnSync(found(catkinPkg).exe, ['-c', script, join(projectRoot, 'package.xml')], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const info = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(info).toMatchObject({ name: 'body_bridge', format: 3, build_type: 'ament_cmake' });
@@ -129,14 +134,15 @@ print(json.dumps(out))`;
     expect(info.exec_nogui).not.toContain('joint_state_publisher_gui');
   });
 
-  it('CMakeLists.txt builds and installs with the real ament_cmake; ros2 run finds one body_bridge executable, which runs the app on the installed models', () => {
+  it.skipIf(withoutAmentCmake)('CMakeLists.txt builds and installs with the real ament_cmake; ros2 run finds one body_bridge executable, which runs the app on the installed models', () => {
     requireBuild();
     requireShared();
     const build = join(scratch, 'cmake-build');
     const prefix = join(scratch, 'install');
+    const { cmake, python } = found(amentCmake);
     const configure = spawnSync(
-      'cmake',
-      ['-S', projectRoot, '-B', build, `-DCMAKE_INSTALL_PREFIX=${prefix}`, `-DPython3_EXECUTABLE=${SYSTEM_PYTHON}`, '-DBODY_BRIDGE_REQUIRE_RCLNODEJS=OFF'],
+      cmake,
+      ['-S', projectRoot, '-B', build, `-DCMAKE_INSTALL_PREFIX=${prefix}`, `-DPython3_EXECUTABLE=${python}`, '-DBODY_BRIDGE_REQUIRE_RCLNODEJS=OFF'],
       { encoding: 'utf8' },
     );
     expect(configure.error, 'cmake must be installed').toBeUndefined();
@@ -148,7 +154,7 @@ print(json.dumps(out))`;
     cpSync(join(projectRoot, 'dist'), join(app, 'dist'), { recursive: true });
     symlinkSync(join(projectRoot, 'node_modules'), join(app, 'node_modules'));
     copyFileSync(join(projectRoot, 'package.json'), join(app, 'package.json'));
-    const install = spawnSync('cmake', ['--build', build, '--target', 'install'], { encoding: 'utf8' });
+    const install = spawnSync(cmake, ['--build', build, '--target', 'install'], { encoding: 'utf8' });
     expect(install.status, install.stdout + install.stderr).toBe(0);
     expect(install.stdout).not.toMatch(/npm ci/);
 
@@ -200,10 +206,11 @@ describe('rclnodejs built from source by colcon, non-interactively', () => {
     }
   });
 
-  it('CMake refuses to configure without ROS_DISTRO (rclnodejs needs it), saying what to source', () => {
+  it.skipIf(withoutAmentCmake)('CMake refuses to configure without ROS_DISTRO (rclnodejs needs it), saying what to source', () => {
     const env = withoutRos();
     delete env.ROS_DISTRO;
-    const r = spawnSync('cmake', ['-S', projectRoot, '-B', join(scratch, 'cmake-no-distro'), `-DPython3_EXECUTABLE=${SYSTEM_PYTHON}`], { encoding: 'utf8', env });
+    const { cmake, python } = found(amentCmake);
+    const r = spawnSync(cmake, ['-S', projectRoot, '-B', join(scratch, 'cmake-no-distro'), `-DPython3_EXECUTABLE=${python}`], { encoding: 'utf8', env });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/ROS_DISTRO is not set/);
     expect(r.stderr).toMatch(/setup\.bash/);
