@@ -50,13 +50,19 @@ export function buildSrdfHarness(): string {
 function buildWithFlags(cxx: string, install: SrdfdomInstall & { via: 'include' }): string {
   const deps = pkgConfig(['urdfdom', 'tinyxml2', 'console_bridge']);
   if (!deps.ok) throw new Error(`srdfdom's dependencies: pkg-config urdfdom tinyxml2 console_bridge: ${deps.error}`);
-  // srdfdom/model.h includes <urdf/model.h>: in a ROS 2 prefix that is the urdf package's own include folder.
+  return compileHarness({ cxx, source: srdfSource, binary: srdfBinary, flags: srdfdomFlags(install, deps), before: ['-O1'], after: ['-std=c++17'] });
+}
+
+/**
+ * srdfdom installed without a CMake config: its include folder, the urdf package's own include folder in
+ * the same prefix where there is one (srdfdom/model.h includes <urdf/model.h>), and its dependencies'.
+ */
+export function srdfdomFlags(install: SrdfdomInstall & { via: 'include' }, deps: CompileFlags): CompileFlags {
   const urdf = [join(install.prefix, 'include', 'urdf')].filter((d) => existsSync(join(d, 'urdf', 'model.h')));
-  const flags: CompileFlags = {
+  return {
     cflags: [`-I${install.includeDir}`, ...urdf.map((d) => `-I${d}`), ...deps.cflags],
     libs: [`-L${install.libDir}`, `-Wl,-rpath,${install.libDir}`, '-lsrdfdom', ...deps.libs],
   };
-  return compileHarness({ cxx, source: srdfSource, binary: srdfBinary, flags, before: ['-O1'], after: ['-std=c++17'] });
 }
 
 const SRDF_CMAKE = `cmake_minimum_required(VERSION 3.16)

@@ -125,6 +125,9 @@ export function findChromium(env: Env = process.env): Lookup<Executable> {
   return executable('Chromium', ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'], install, env);
 }
 
+/** pkg-config, which most library peers are found with. */
+export const findPkgConfig = (env: Env = process.env): Lookup<Executable> => executable('pkg-config', ['pkg-config'], apt('pkg-config'), env);
+
 /** CMake, to build a harness against a library by the library's own CMake config. */
 export const findCmake = (env: Env = process.env): Lookup<Executable> => executable('CMake', ['cmake'], apt('cmake', 'make'), env);
 
@@ -352,7 +355,7 @@ export function findChoreonoid(env: Env = process.env): Lookup<ChoreonoidInstall
       : missing('Choreonoid', 'ros', `CHOREONOID_PREFIX=${env.CHOREONOID_PREFIX} has no include/choreonoid-X.Y/cnoid/BodyLoader with libCnoidBody.so`, install);
   }
   const onPath = everyOnPath('choreonoid', env).map((exe) => dirname(dirname(exe)));
-  const byConfig = searchPrefixes(env).filter((p) => findCmakeConfig('choreonoid', [p]) !== undefined);
+  const byConfig = searchPrefixes(env).filter((p) => findCmakeConfig('Choreonoid', [p]) !== undefined);
   for (const prefix of unique([...onPath, ...byConfig])) {
     const found = sdk(prefix);
     if (found) return { ok: true, ...found };
