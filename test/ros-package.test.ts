@@ -206,6 +206,22 @@ describe('rclnodejs built from source by colcon, non-interactively', () => {
     }
   });
 
+  it("package.json's allowScripts covers exactly the lockfile's packages with install scripts: rclnodejs's run, the others' do not", () => {
+    // npm 11.16+ reads allowScripts and warns about install scripts it does not cover; npm 12 runs only the
+    // approved ones. rclnodejs's install builds its native module against the sourced ROS 2 and its
+    // postinstall generates the message bindings: without them it cannot load.
+    const pkg = JSON.parse(read('package.json')) as { allowScripts?: Record<string, boolean> };
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { hasInstallScript?: boolean; resolved?: string }> };
+    const withScripts = Object.entries(lock.packages).filter(([path, p]) => path !== '' && p.hasInstallScript);
+    const names = [...new Set(withScripts.map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)))].sort();
+    expect(names).toContain('rclnodejs');
+    expect(Object.keys(pkg.allowScripts ?? {}).sort()).toEqual(names);
+    expect(Object.entries(pkg.allowScripts!).filter(([, allowed]) => allowed).map(([name]) => name)).toEqual(['rclnodejs']);
+    // npm checks a pinned entry (name@version) against the lockfile's resolved URL; this lockfile has none
+    // (omit-lockfile-registry-resolved), so only name-only entries match. The lockfile's integrity pins the version.
+    if (withScripts.some(([, p]) => p.resolved === undefined)) for (const key of Object.keys(pkg.allowScripts!)) expect(key).not.toMatch(/.@/);
+  });
+
   it.skipIf(withoutAmentCmake)('CMake refuses to configure without ROS_DISTRO (rclnodejs needs it), saying what to source', () => {
     const env = withoutRos();
     delete env.ROS_DISTRO;
@@ -229,6 +245,7 @@ describe('rclnodejs built from source by colcon, non-interactively', () => {
     expect(r.stderr).toContain('rclnodejs did not build against this ROS 2 (ROS_DISTRO=humble');
     expect(r.stderr).toContain('rclnodejs is not installed');
     expect(r.stderr).toMatch(/own build output is above/);
+    expect(r.stderr).toContain('"rclnodejs": true');
   });
 });
 
