@@ -130,7 +130,8 @@ describe('the default URDF in Gazebo (sdformat 12) and kdl_parser', () => {
     }
     console.log(`sdformat: ${explained.clean} of ${cases.length} corpus URDFs convert with no error; the rest: ${explained.inertia} impossible inertias, ${explained.freeBodies} errors from extra free bodies, ${explained.massless} from massless scenery`);
     expect(failures, report(failures)).toEqual([]);
-  });
+    // One sdformat process over the whole corpus: over two minutes on a busy 2-core machine.
+  }, 600_000);
 
   it.skipIf(withoutSdformat)('with Choreonoid\'s own link names sdformat refuses PA10 (the clash this rule exists for)', async () => {
     const pa10 = loadRobotModel(join(corpusDir, 'choreonoid/share/model/PA10/PA10.body'));
