@@ -188,12 +188,13 @@ describe('strict mode and the summary', () => {
       ...extra,
     });
     expect(formatNotes([], '/r')).toEqual([]);
-    expect(formatNotes([note('b.test.ts'), note('a.test.ts'), note('a.test.ts', { part: 'assimp on the meshes' })], '/r')).toEqual([
+    const notes = [note('b.test.ts'), note('a.test.ts'), note('b.test.ts'), note('c.test.ts', { part: 'assimp on the meshes' }), note('a.test.ts', { part: 'assimp on the meshes' })];
+    expect(formatNotes(notes, '/r')).toEqual([
       'Skipped for want of a peer (install it and run again; docs/peers.md lists them all):',
       '  assimp: assimp: not on PATH',
       '    install: sudo apt-get install assimp-utils',
       '    skipped in: test/a.test.ts, test/b.test.ts',
-      '    left out: assimp on the meshes',
+      '    left out: assimp on the meshes (test/a.test.ts, test/c.test.ts)',
     ]);
     expect(formatNotes([note('a.test.ts', { required: true })], '/r')[1]).toBe('  assimp [required by BODY_BRIDGE_REQUIRE_PEERS: the run fails]: assimp: not on PATH');
   });

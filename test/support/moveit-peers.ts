@@ -90,8 +90,7 @@ function buildWithCmake(cmakeExe: string, cxx: string, install: SrdfdomInstall &
   writeFileSync(join(dir, 'CMakeLists.txt'), SRDF_CMAKE);
   const cmake = (args: string[]): void => {
     const r = spawnSync(cmakeExe, args, { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`cmake ${args.join(' ')} failed:
-${(r.stdout + r.stderr).slice(-4000)}`);
+    if (r.status !== 0) throw new Error(`cmake ${args.join(' ')} failed:\n${(r.stdout + r.stderr).slice(-4000)}`);
   };
   const build = join(dir, `build.${process.pid}`);
   cmake(['-S', dir, '-B', build, `-DCMAKE_CXX_COMPILER=${cxx}`, '-DCMAKE_BUILD_TYPE=Release', `-Dsrdfdom_DIR=${install.configDir}`, `-DHARNESS_SOURCE=${srdfSource}`]);

@@ -40,12 +40,13 @@ export function readNotes(env: NodeJS.ProcessEnv = process.env): PeerNote[] {
  * of tests) went without it. Empty when every peer was there.
  */
 export function formatNotes(notes: readonly PeerNote[], root: string): string[] {
-  const byPeer = new Map<string, { note: PeerNote; files: Set<string>; parts: Set<string> }>();
+  const byPeer = new Map<string, { note: PeerNote; files: Set<string>; parts: Map<string, Set<string>> }>();
   for (const n of notes) {
     const key = `${n.peer}\u0000${n.reason}`;
-    const entry = byPeer.get(key) ?? { note: n, files: new Set<string>(), parts: new Set<string>() };
-    if (n.file) entry.files.add(relative(root, n.file));
-    if (n.part) entry.parts.add(n.part);
+    const entry = byPeer.get(key) ?? { note: n, files: new Set<string>(), parts: new Map<string, Set<string>>() };
+    const file = n.file ? [relative(root, n.file)] : [];
+    if (n.part) entry.parts.set(n.part, new Set([...(entry.parts.get(n.part) ?? []), ...file]));
+    else file.forEach((f) => entry.files.add(f));
     byPeer.set(key, entry);
   }
   if (byPeer.size === 0) return [];
@@ -54,7 +55,9 @@ export function formatNotes(notes: readonly PeerNote[], root: string): string[] 
     lines.push(`  ${note.peer}${note.required ? ' [required by BODY_BRIDGE_REQUIRE_PEERS: the run fails]' : ''}: ${note.reason}`);
     lines.push(`    install: ${note.install}`);
     if (files.size > 0) lines.push(`    skipped in: ${[...files].sort().join(', ')}`);
-    if (parts.size > 0) lines.push(`    left out: ${[...parts].sort().join('; ')}`);
+    for (const [part, where] of [...parts].sort(([a], [b]) => a.localeCompare(b))) {
+      lines.push(`    left out: ${part}${where.size > 0 ? ` (${[...where].sort().join(', ')})` : ''}`);
+    }
   }
   return lines;
 }

@@ -197,16 +197,19 @@ export function findCmakeConfig(name: string, prefixes: readonly string[]): stri
 }
 
 /** `pkg-config --cflags` and `--libs` of the modules, or pkg-config's complaint. */
-export function pkgConfig(modules: readonly string[], env: Env = process.env): ({ ok: true } & CompileFlags) | { ok: false; error: string } {
+export function pkgConfig(modules: readonly string[], env: Env = process.env): ({ ok: true } & CompileFlags) | { ok: false; error: string; noPkgConfig?: true } {
   const run = (what: string) => spawnSync('pkg-config', [what, ...modules], { encoding: 'utf8', env: { ...env } });
   const cflags = run('--cflags');
-  if (cflags.error) return { ok: false, error: 'pkg-config is not installed' };
+  if (cflags.error) return { ok: false, error: 'pkg-config is not installed', noPkgConfig: true };
   if (cflags.status !== 0) return { ok: false, error: (cflags.stderr || `pkg-config could not resolve ${modules.join(' ')}`).trim().split('\n').pop()! };
   const libs = run('--libs');
   if (libs.status !== 0) return { ok: false, error: libs.stderr.trim() };
   const split = (s: string): string[] => s.trim().split(/\s+/).filter((x) => x !== '');
   return { ok: true, cflags: split(cflags.stdout), libs: withRunPaths(split(libs.stdout)) };
 }
+
+/** The Debian packages of a library found by pkg-config, with pkg-config itself where that is what is missing. */
+const aptFor = (r: { noPkgConfig?: true }, ...packages: string[]): string => apt(...packages, ...(r.noPkgConfig ? ['pkg-config'] : []));
 
 /** Each -L folder also as the run-time path, so a harness runs without LD_LIBRARY_PATH (a source build's prefix). */
 const withRunPaths = (libs: readonly string[]): string[] => [...libs, ...libs.filter((f) => f.startsWith('-L')).map((f) => `-Wl,-rpath,${f.slice(2)}`)];
@@ -235,11 +238,12 @@ function findLibrary(name: string, header: string, prefixes: readonly string[]):
  * then kdl_parser's header and library are found in the CMake prefixes beside orocos-kdl's pkg-config.
  */
 export function findKdl(env: Env = process.env): Lookup<CompileFlags> {
-  const install = apt('liborocos-kdl-dev', 'libkdl-parser-dev', 'liburdfdom-headers-dev');
+  const packages = ['liborocos-kdl-dev', 'libkdl-parser-dev', 'liburdfdom-headers-dev'];
   const both = pkgConfig(['kdl_parser', 'orocos-kdl'], env);
   if (both.ok) return both;
   const kdl = pkgConfig(['orocos-kdl'], env);
-  if (!kdl.ok) return missing('KDL (orocos-kdl)', 'debian', `pkg-config orocos-kdl: ${kdl.error}`, install);
+  if (!kdl.ok) return missing('KDL (orocos-kdl)', 'debian', `pkg-config orocos-kdl: ${kdl.error}`, aptFor(kdl, ...packages));
+  const install = apt(...packages);
   const prefixes = searchPrefixes(env);
   const parser = findLibrary('kdl_parser', 'kdl_parser/kdl_parser.hpp', prefixes);
   if (!parser) return missing('kdl_parser', 'debian', `kdl_parser/kdl_parser.hpp and libkdl_parser.so are in none of ${prefixes.join(', ')} (and pkg-config kdl_parser: ${both.error})`, install);
@@ -253,7 +257,7 @@ export function findKdl(env: Env = process.env): Lookup<CompileFlags> {
 
 /** sdformat (what Gazebo and ros_gz read URDF with): the newest sdformatN that pkg-config has. */
 export function findSdformat(env: Env = process.env): Lookup<CompileFlags & { module: string }> {
-  const install = apt('libsdformat-dev');
+  const install = findPkgConfig(env).ok ? apt('libsdformat-dev') : apt('libsdformat-dev', 'pkg-config');
   const modules = pkgConfigModules(env)
     .filter((m) => /^sdformat\d+$/.test(m))
     .sort((a, b) => Number(b.slice(8)) - Number(a.slice(8)));
@@ -267,7 +271,7 @@ export function findSdformat(env: Env = process.env): Lookup<CompileFlags & { mo
 export function findFcl(env: Env = process.env): Lookup<CompileFlags> {
   for (const [module, pkg] of [['fcl', 'libfcl-dev'], ['urdfdom', 'liburdfdom-dev']] as const) {
     const one = pkgConfig([module], env);
-    if (!one.ok) return missing(module === 'fcl' ? 'FCL' : 'urdfdom', 'debian', `pkg-config ${module}: ${one.error}`, apt(pkg));
+    if (!one.ok) return missing(module === 'fcl' ? 'FCL' : 'urdfdom', 'debian', `pkg-config ${module}: ${one.error}`, aptFor(one, pkg));
   }
   const flags = pkgConfig(['fcl', 'urdfdom'], env);
   return flags.ok ? flags : missing('FCL', 'debian', `pkg-config fcl urdfdom: ${flags.error}`, apt('libfcl-dev', 'liburdfdom-dev'));
