@@ -3,12 +3,14 @@
 // (and loadRobotModel + toUrdf) here, best of a few repetitions each, models taken in chunks that
 // alternate between the two sides so that a change in the machine's load hits both alike.
 //
-// Choreonoid is not part of the repository: the harness is compiled against an installed prefix
-// (CHOREONOID_PREFIX, default /opt/choreonoid). Where none is installed the comparison is reported
-// as not available, saying why. BENCHMARKS.md describes how the peer was built.
+// Choreonoid is not part of the repository: the harness is compiled against an installed SDK, found by
+// test/support/peers.ts (CHOREONOID_PREFIX, `choreonoid` on PATH, or its CMake config). Where none is
+// installed the comparison is reported as not available, saying why. BENCHMARKS.md describes how the peer
+// was built.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { compileHarness } from '../test/support/harness.js';
+import { findChoreonoid, findCxx, found, pkgConfig } from '../test/support/peers.js';
 import type { CorpusModel } from './corpus.js';
 import type { Repetitions } from './stats.js';
 import type { ConvertToUrdf, LoadModel } from './subjects.js';
@@ -43,47 +45,17 @@ export interface ChoreonoidComparison {
   worst: ChoreonoidModel[];
 }
 
-/** The installed include directory (include/choreonoid-X.Y) and version, or why there is none. */
-function findInstall(prefix: string): { include: string; lib: string; version: string } {
-  const includeRoot = join(prefix, 'include');
-  const dirs = existsSync(includeRoot) ? readdirSync(includeRoot).filter((d) => /^choreonoid-[0-9.]+$/.test(d)) : [];
-  const lib = join(prefix, 'lib');
-  if (dirs.length === 0 || !existsSync(join(includeRoot, dirs[0]!, 'cnoid', 'BodyLoader'))) {
-    throw new Error(`no Choreonoid installed at ${prefix} (set CHOREONOID_PREFIX; BENCHMARKS.md says how the peer is built)`);
-  }
-  if (!existsSync(join(lib, 'libCnoidBody.so'))) throw new Error(`${lib}/libCnoidBody.so is missing`);
-  return { include: join(includeRoot, dirs[0]!), lib, version: dirs[0]!.replace('choreonoid-', '') };
-}
-
-/** Compiles bench/choreonoid_load.cpp into build/ unless an up-to-date binary is there. */
-export function buildChoreonoidPeer(projectRoot: string, prefix: string): { binary: string; lib: string; version: string } {
-  const install = findInstall(prefix);
-  const source = join(projectRoot, 'bench', 'choreonoid_load.cpp');
-  const outDir = join(projectRoot, 'build');
-  const binary = join(outDir, 'choreonoid_load');
-  const libBody = join(install.lib, 'libCnoidBody.so');
-  const fresh = existsSync(binary) && statSync(binary).mtimeMs >= Math.max(statSync(source).mtimeMs, statSync(libBody).mtimeMs);
-  if (!fresh) {
-    mkdirSync(outDir, { recursive: true });
-    const args = [
-      '-O2',
-      '-std=c++17',
-      `-I${install.include}`,
-      // Choreonoid installs its bundled fmt beside its own headers.
-      `-I${join(prefix, 'include')}`,
-      '-I/usr/include/eigen3',
-      source,
-      '-o',
-      binary,
-      `-L${install.lib}`,
-      `-Wl,-rpath,${install.lib}`,
-      '-lCnoidBody',
-      '-lCnoidUtil',
-    ];
-    const r = spawnSync('g++', args, { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`g++ ${args.join(' ')} failed: ${(r.stderr || r.error?.message || '').slice(0, 400)}`);
-  }
-  return { binary, lib: install.lib, version: install.version };
+/** Compiles bench/choreonoid_load.cpp into build/ against the Choreonoid SDK that test/support/peers.ts finds. */
+export function buildChoreonoidPeer(projectRoot: string): { binary: string; prefix: string; lib: string; version: string } {
+  const sdk = found(findChoreonoid());
+  const eigen = pkgConfig(['eigen3']);
+  const flags = {
+    // Choreonoid installs its bundled fmt beside its own headers.
+    cflags: [`-I${sdk.includeDir}`, `-I${join(sdk.prefix, 'include')}`, ...(eigen.ok ? eigen.cflags : [])],
+    libs: [`-L${sdk.libDir}`, `-Wl,-rpath,${sdk.libDir}`, '-lCnoidBody', '-lCnoidUtil'],
+  };
+  const binary = compileHarness({ cxx: found(findCxx()).exe, source: join(projectRoot, 'bench', 'choreonoid_load.cpp'), binary: join(projectRoot, 'build', 'choreonoid_load'), flags, before: ['-O2', '-std=c++17'] });
+  return { binary, prefix: sdk.prefix, lib: sdk.libDir, version: sdk.version };
 }
 
 interface PeerLine {
@@ -144,8 +116,7 @@ export interface ChoreonoidOptions {
 }
 
 export function compareWithChoreonoid(load: LoadModel, toUrdf: ConvertToUrdf, o: ChoreonoidOptions): ChoreonoidComparison {
-  const prefix = process.env.CHOREONOID_PREFIX || '/opt/choreonoid';
-  const peer = buildChoreonoidPeer(o.projectRoot, prefix);
+  const peer = buildChoreonoidPeer(o.projectRoot);
   // As for the oracle dumps: package:// URIs resolve inside the corpus.
   const env = { ...process.env, ROS_PACKAGE_PATH: o.corpusDir };
   const models: ChoreonoidModel[] = [];
@@ -184,7 +155,7 @@ export function compareWithChoreonoid(load: LoadModel, toUrdf: ConvertToUrdf, o:
   total.loadRatio = total.oursLoadMs / total.choreonoidMs;
   total.loadUrdfRatio = total.oursLoadUrdfMs / total.choreonoidMs;
   return {
-    prefix,
+    prefix: peer.prefix,
     version: peer.version,
     reps: o.reps,
     models,

@@ -2,8 +2,8 @@
 // each model file, timed the way bench/load.ts times loadRobotModel: a fresh loader per load (our
 // loader keeps nothing between loads either), warm-up loads discarded, then repetitions.
 //
-// Built by bench/choreonoid.ts against an installed Choreonoid (CHOREONOID_PREFIX, default
-// /opt/choreonoid); Choreonoid itself is never part of this repository.
+// Built by bench/choreonoid.ts against an installed Choreonoid SDK (found by test/support/peers.ts:
+// CHOREONOID_PREFIX, `choreonoid` on PATH, or its CMake config); Choreonoid itself is never part of this repository.
 //
 // argv: WARMUP REPS; stdin: one model path per line.
 // stdout: one JSON object per model: {"file": ..., "ok": true, "ms": [...]} or {"file": ..., "ok": false, "error": ...}

@@ -1,22 +1,16 @@
-// Builds and runs the C++ KDL peer (bench/kdl_tf.cpp) with Debian's orocos-kdl and kdl_parser.
+// Builds and runs the C++ KDL peer (bench/kdl_tf.cpp) with the orocos-kdl and kdl_parser that
+// test/support/peers.ts finds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compileHarness } from '../test/support/harness.js';
+import { findCxx, findKdl, found } from '../test/support/peers.js';
 
-/**
- * Compiles kdl_tf.cpp into build/ unless an up-to-date binary is there. Links the libraries by
- * name: Debian's kdl_parser.pc requires pluginlib's .pc, which Debian does not ship.
- */
+/** Compiles kdl_tf.cpp into build/ unless an up-to-date binary is there. */
 export function buildKdlPeer(projectRoot: string): string {
   const source = join(projectRoot, 'bench', 'kdl_tf.cpp');
-  const outDir = join(projectRoot, 'build');
-  const binary = join(outDir, 'kdl_tf');
-  if (existsSync(binary) && statSync(binary).mtimeMs >= statSync(source).mtimeMs) return binary;
-  mkdirSync(outDir, { recursive: true });
-  const args = ['-O2', '-std=c++17', '-I/usr/include/eigen3', source, '-o', binary, '-lkdl_parser', '-lorocos-kdl'];
-  const r = spawnSync('g++', args, { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`g++ ${args.join(' ')} failed: ${r.stderr || r.error?.message}`);
-  return binary;
+  const binary = join(projectRoot, 'build', 'kdl_tf');
+  return compileHarness({ cxx: found(findCxx()).exe, source, binary, flags: found(findKdl()), before: ['-O2', '-std=c++17'] });
 }
 
 export interface KdlTransform {

@@ -18,6 +18,7 @@ import { writePointCloud2 } from '../src/cdr/point-cloud2.js';
 import { writeImage } from '../src/cdr/image.js';
 import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
 import { stampBytes } from './cdr-stamp.js';
+import { findRobotStatePublisher, found } from '../test/support/peers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -218,11 +219,7 @@ async function main(): Promise<void> {
   const loaded = await loadRclnodejs();
   if ('error' in loaded) throw new Error(loaded.error);
   const rcl: Any = loaded.rcl;
-  const rsp = (process.env.AMENT_PREFIX_PATH ?? '')
-    .split(':')
-    .map((p) => join(p, 'lib', 'robot_state_publisher', 'robot_state_publisher'))
-    .find((p) => existsSync(p));
-  if (!rsp) throw new Error('robot_state_publisher is not installed in the sourced ROS 2');
+  const rsp = found(findRobotStatePublisher()).exe;
   const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? 'tf,cloud,image').split(','));
   const jsonOut = process.argv.find((a) => a.startsWith('--json='))?.slice(7);
 

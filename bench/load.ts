@@ -11,6 +11,7 @@ import { reasonOf } from './subjects.js';
 import { traceReads } from './trace.js';
 import type { RobotModel } from '../src/model/types.js';
 import { bigMeshWrl } from './wrl-gen.js';
+import { findPythonLibyaml, found } from '../test/support/peers.js';
 
 export type LoadGroup = 'yaml' | 'wrl';
 
@@ -158,7 +159,7 @@ export function runYamlPeer(
   models: { id: string; files: string[] }[],
   reps: Repetitions,
 ): { version: string; byId: Map<string, { ms?: number[]; error?: string }> } {
-  const result = spawnSync('python3', [join(projectRoot, 'bench', 'yaml_peer.py')], {
+  const result = spawnSync(found(findPythonLibyaml()).exe, [join(projectRoot, 'bench', 'yaml_peer.py')], {
     input: JSON.stringify({ warmup: reps.warmup, reps: reps.reps, models }),
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

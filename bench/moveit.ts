@@ -1,16 +1,18 @@
 // `npm run bench:moveit`: the collision matrix of `body-bridge moveit` on corpus robots — the time of the
 // whole matrix at the Setup Assistant's 10,000 samples, and the self-collision check itself (every pair
 // of links, no early exit) next to FCL, MoveIt's checker, doing the same checks on the same
-// configurations in the same run (test/peers/fcl_collide.cpp: urdfdom + FCL, g++ -O2; its own clock
+// configurations in the same run (test/peers/fcl_collide.cpp: urdfdom + FCL as test/support/peers.ts finds them, -O2; its own clock
 // around kinematics + collision, so process start and parsing are not counted). Prints Markdown.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRobotModel } from '../src/load.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { computeCollisionMatrix, selfCollisionChecker, stateSampler } from '../src/moveit/collision-matrix.js';
 import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
+import { compileHarness } from '../test/support/harness.js';
+import { findCxx, findFcl, found } from '../test/support/peers.js';
 import { findProjectRoot } from './corpus.js';
 
 const ROBOTS = [
@@ -32,10 +34,15 @@ function main(): void {
   const root = findProjectRoot();
   const corpus = join(root, '..', 'shared', 'corpus');
   const work = mkdtempSync(join(tmpdir(), 'bb-bench-moveit-'));
-  mkdirSync(join(root, 'build'), { recursive: true });
-  const harness = join(root, 'build', 'fcl_collide_bench');
-  const pc = execFileSync('pkg-config', ['--cflags', '--libs', 'fcl', 'urdfdom'], { encoding: 'utf8' });
-  execFileSync('g++', ['-O2', '-o', harness, join(root, 'test/peers/fcl_collide.cpp'), ...pc.trim().split(/\s+/), '-std=c++17']);
+  // fcl.pc says -std=c++11; the harness needs C++17, so that flag comes last.
+  const harness = compileHarness({
+    cxx: found(findCxx()).exe,
+    source: join(root, 'test/peers/fcl_collide.cpp'),
+    binary: join(root, 'build', 'fcl_collide_bench'),
+    flags: found(findFcl()),
+    before: ['-O2'],
+    after: ['-std=c++17'],
+  });
   const rows: string[] = [];
   try {
     for (const file of ROBOTS) {

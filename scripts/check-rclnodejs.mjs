@@ -34,6 +34,8 @@ if (problem) {
       "  rclnodejs's own build output is above (npm ci --foreground-scripts): where no prebuilt binary matches this system",
       '  it compiles its native module with node-gyp against the sourced ROS 2. That needs a sourced ROS 2 with ROS_DISTRO set,',
       '  a C++ compiler and make, Python 3, and the Node.js headers (node-gyp finds them beside node, or under npm config nodedir).',
+      "  npm runs a dependency's install scripts only where package.json's allowScripts approves them (enforced from npm 12):",
+      '  `"rclnodejs": true` must stay there, or rclnodejs installs without its native module.',
       '  Fix what its output names, then run colcon build again; -DBODY_BRIDGE_REQUIRE_RCLNODEJS=OFF builds without it (dry run only).',
     ].join('\n'),
   );

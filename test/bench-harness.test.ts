@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summarize } from '../bench/stats.js';
 import { tinyConfig } from '../bench/config.js';
 import { projectRoot, requireShared } from './support/oracle.js';
+import { skipWithout } from './support/peer-skip.js';
+import { findCxx, findKdl, findPythonLibyaml } from './support/peers.js';
 
 interface Stats {
   n: number;
@@ -49,7 +51,8 @@ describe('summarize (median and spread)', () => {
   });
 });
 
-describe('npm run bench -- --tiny', () => {
+// Its peers: libyaml's C loader (through PyYAML) for the load, a C++ harness on KDL for TF.
+describe.skipIf(skipWithout(findPythonLibyaml(), findCxx(), findKdl()))('npm run bench -- --tiny', () => {
   let dir = '';
   let results: Json = {};
   let markdown = '';

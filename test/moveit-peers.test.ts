@@ -17,13 +17,15 @@ import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { adjacentPairs, selfCollisionChecker, stateSampler } from '../src/moveit/collision-matrix.js';
 import { moveItConfig } from '../src/moveit/config.js';
 import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
-import { type FclRun, fclCollisions, MOVEIT_ROBOTS, pairKey } from './support/moveit-peers.js';
+import { type FclRun, fclCollisions, fclPeers, MOVEIT_ROBOTS, pairKey } from './support/moveit-peers.js';
+import { skipWithout } from './support/peer-skip.js';
 import { corpusDir } from './support/oracle.js';
 import { scratchDir } from './support/temp-dir.js';
-import { child, childrenNamed, kdlChains, parseXml } from './support/urdf-peers.js';
+import { child, childrenNamed, kdlChains, kdlPeers, parseXml } from './support/urdf-peers.js';
 
 const work = scratchDir('bb-moveit-peers-');
-
+const withoutFcl = skipWithout(...fclPeers());
+const withoutKdl = skipWithout(...kdlPeers());
 
 /** FCL sees the same links we do, minus shapes it cannot read (which we cannot read either). */
 function prepare(file: string) {
@@ -44,7 +46,7 @@ describe.each(MOVEIT_ROBOTS)('%s against FCL', (file) => {
   const get = () => (prepared ??= prepare(file));
   const configOf = () => (made ??= moveItConfig(get().ros, { samples: 10000, seed: 0 }));
 
-  it('our collision verdicts lie between FCL with primitives grown and shrunk by 2%, on 150 sampled configurations', () => {
+  it.skipIf(withoutFcl)('our collision verdicts lie between FCL with primitives grown and shrunk by 2%, on 150 sampled configurations', () => {
     const { ros, urdfFile } = get();
     const model = ros.model;
     const sample = stateSampler(model, 4242);
@@ -85,7 +87,7 @@ describe.each(MOVEIT_ROBOTS)('%s against FCL', (file) => {
     expect(hits).toBeGreaterThan(0);
   });
 
-  it('no pair disabled as "never in collision" collides in FCL over 1000 independent random configurations', () => {
+  it.skipIf(withoutFcl)('no pair disabled as "never in collision" collides in FCL over 1000 independent random configurations', () => {
     const { ros, urdfFile } = get();
     const model = ros.model;
     const config = configOf();
@@ -142,7 +144,7 @@ describe.each(MOVEIT_ROBOTS)('%s against FCL', (file) => {
     writeFileSync(join(work, `${srdf.attributes.name}.srdf`), config.srdf);
   });
 
-  it('every chain group is a KDL chain (Tree::getChain on the URDF) with the joints the group means', () => {
+  it.skipIf(withoutKdl)('every chain group is a KDL chain (Tree::getChain on the URDF) with the joints the group means', () => {
     const { ros, urdfFile } = get();
     const config = configOf();
     const chains = config.semantic.groups.filter((g) => g.chain);

@@ -4,7 +4,7 @@
 // scene) where the robot is drawn; for robots with cameras, range cameras, scanners and force sensors fed with
 // choreonoid_ros-shaped messages, the relayed image (a solid colour no robot has) fills an Image panel, a
 // point cloud of another such colour is drawn, and so are the scan and the wrench. Skipped, with the reason,
-// where ROS 2, rviz2, Xvfb or ImageMagick's `import` is absent. Screenshots are kept in build/live-rviz/.
+// where ROS 2, rviz2, Xvfb or ImageMagick's `import` is absent (test/support/peers.ts finds them). Screenshots are kept in build/live-rviz/.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,24 +16,21 @@ import {
   guiEnv,
   installedPackage,
   liveRos,
-  onPath,
   pixelsOfColour,
   processGroup,
-  rosPackagePrefix,
   sleep,
   sourced,
   startXvfb,
   waitFor,
   type XDisplay,
 } from './support/live-rig.js';
+import { skipWithout } from './support/peer-skip.js';
+import { findImageMagick, findRviz2, findXvfb, found } from './support/peers.js';
 
 const ros = await liveRos();
-const skip =
-  ros.skip ??
-  (!rosPackagePrefix('rviz2') ? 'rviz2 is not installed in the sourced ROS 2 (build ros2/rviz: ../shared/peers.md)' : null) ??
-  (!onPath('Xvfb') ? 'Xvfb is not installed (apt-get install xvfb)' : null) ??
-  (!onPath('import') ? "ImageMagick's import is not installed (apt-get install imagemagick)" : null);
-if (skip) console.log(`test/ros-live-rviz.test.ts skipped: ${skip}`);
+const withoutRos = skipWithout(ros);
+// The GUI peers are looked for only where the graph is there: elsewhere the line above says it all.
+const skip = withoutRos || skipWithout(findRviz2(), findXvfb(), findImageMagick());
 
 const MAGENTA: [number, number, number] = [255, 0, 255];
 const GREEN: [number, number, number] = [0, 255, 0];
@@ -45,7 +42,7 @@ const SETTLE_MS = 12_000;
 const rvizComplaints = (log: string): string[] =>
   log.split('\n').filter((l) => /^\[rviz2-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]|\bERROR\b|Could not|No transform/.test(l));
 
-describe.skipIf(skip !== null)('display.launch.py: rviz2 shows the model and its sensors', () => {
+describe.skipIf(skip)('display.launch.py: rviz2 shows the model and its sensors', () => {
   let rcl: Any;
   let node: Any;
   let setup = '';
@@ -55,7 +52,7 @@ describe.skipIf(skip !== null)('display.launch.py: rviz2 shows the model and its
 
   beforeAll(async () => {
     requireShared();
-    rcl = ros.rcl;
+    rcl = found(ros).rcl;
     mkdirSync(shots, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'bb-live-rviz-'));
     setup = await installedPackage();

@@ -12,20 +12,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { installedPackage } from './support/live-rig.js';
+import { skipWithout } from './support/peer-skip.js';
+import { findRobotStatePublisher, type Lookup, missing } from './support/peers.js';
 
+// The live graph: a sourced ROS 2, and rclnodejs built against it by `npm ci` run with it sourced.
+const rosInstall = 'source a ROS 2 (its setup.bash), then run npm ci so that rclnodejs builds against it (docs/peers.md)';
 const loaded = process.env.AMENT_PREFIX_PATH ? await loadRclnodejs() : null;
-const skipReason = !process.env.AMENT_PREFIX_PATH
-  ? 'ROS 2 is not sourced (AMENT_PREFIX_PATH is not set)'
+const liveRos: Lookup<object> = !process.env.AMENT_PREFIX_PATH
+  ? missing('ROS 2 with rclnodejs', 'ros', 'AMENT_PREFIX_PATH is not set (no ROS 2 is sourced)', rosInstall)
   : loaded && 'error' in loaded
-    ? loaded.error
-    : null;
-if (skipReason) console.log(`test/ros-live.test.ts skipped: ${skipReason}. Source ROS 2 and run npm ci to run it.`);
-const findOnPath = (exe: string): boolean => (process.env.PATH ?? '').split(':').some((d) => d && existsSync(join(d, exe)));
-// display.launch.py needs rviz2 and joint_state_publisher_gui; test/ros-package.test.ts checks its structure.
-if (!skipReason && !findOnPath('rviz2')) console.log('test/ros-live.test.ts: rviz2 is not installed, so display.launch.py is not launched here.');
+    ? missing('ROS 2 with rclnodejs', 'ros', loaded.error, rosInstall)
+    : { ok: true };
+const withoutRos = skipWithout(liveRos);
+// robot_state_publisher is looked for only where the graph is there: elsewhere the line above says it all.
+const withoutRsp = withoutRos || skipWithout(findRobotStatePublisher());
 
 const run = promisify(execFile);
-const hasRsp = (process.env.AMENT_PREFIX_PATH ?? '').split(':').some((p) => existsSync(join(p, 'lib', 'robot_state_publisher', 'robot_state_publisher')));
 const tag = `bb${process.pid}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,7 +38,7 @@ interface Proc {
   output(): string;
 }
 
-describe.skipIf(skipReason !== null)('body_bridge on a live ROS 2 graph', () => {
+describe.skipIf(withoutRos)('body_bridge on a live ROS 2 graph', () => {
   let rcl: Any;
   let node: Any;
   const procs: Proc[] = [];
@@ -220,7 +222,7 @@ describe.skipIf(skipReason !== null)('body_bridge on a live ROS 2 graph', () => 
     expect(fromNode.every((m: Any) => m.level <= 20)).toBe(true);
   });
 
-  it.skipIf(!hasRsp)('/tf equals robot_state_publisher\'s on the same URDF and the same joint_states', async () => {
+  it.skipIf(withoutRsp)('/tf equals robot_state_publisher\'s on the same URDF and the same joint_states', async () => {
     const A = `/${tag}_bb`;
     const B = `/${tag}_rsp`;
     const descriptions = collect('std_msgs/msg/String', `${A}/robot_description`, latched());

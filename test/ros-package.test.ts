@@ -9,6 +9,8 @@ import { parse } from 'yaml';
 import { startupMode } from '../src/ros/dry-run.js';
 import { paramSpecs } from '../src/ros/params.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
+import { skipWithout } from './support/peer-skip.js';
+import { findAmentCmake, findCatkinPkg, findPython3, found } from './support/peers.js';
 import { scratchDir } from './support/temp-dir.js';
 
 const scratch = scratchDir('body-bridge-package-');
@@ -19,17 +21,20 @@ const withoutRos = (): NodeJS.ProcessEnv => {
   return env;
 };
 const mainJs = join(projectRoot, 'dist', 'ros', 'main.js');
-/** Debian's python3, which has ament_cmake's and catkin_pkg's modules (CI's apt packages pull them in). */
-const SYSTEM_PYTHON = '/usr/bin/python3';
+const python3 = findPython3();
+const catkinPkg = findCatkinPkg();
+/** CMake with ament_cmake, and the python3 on PATH that has ament_package and catkin_pkg for it. */
+const amentCmake = findAmentCmake();
+const withoutAmentCmake = skipWithout(amentCmake);
 function requireBuild(): void {
   if (!existsSync(mainJs)) throw new Error(`${mainJs} is missing: run \`npm run build\` (npm test does) first`);
 }
 
-describe('launch files', () => {
+describe.skipIf(skipWithout(python3))('launch files', () => {
   const files = ['launch/bridge.launch.py', 'launch/display.launch.py', 'launch/moveit.launch.py', 'launch/body_bridge_tools.py'];
 
   it('compile with python3 -m py_compile', () => {
-    const r = spawnSync('python3', ['-m', 'py_compile', ...files], {
+    const r = spawnSync(found(python3).exe, ['-m', 'py_compile', ...files], {
       cwd: projectRoot,
       encoding: 'utf8',
       env: { ...process.env, PYTHONPYCACHEPREFIX: join(scratch, 'pycache') },
@@ -67,7 +72,7 @@ for path in sys.argv[1:]:
     nodes = [{k.arg: ast.unparse(k.value) for k in c.keywords} for c in calls if c.func.id == 'Node']
     out[path] = {'args': args, 'nodes': nodes}
 print(json.dumps(out))`;
-    const r = spawnSync('python3', ['-c', script, ...files.filter((f) => f.endsWith('.launch.py'))], { cwd: projectRoot, encoding: 'utf8' });
+    const r = spawnSync(found(python3).exe, ['-c', script, ...files.filter((f) => f.endsWith('.launch.py'))], { cwd: projectRoot, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const info = JSON.parse(r.stdout) as Record<string, { args: string[]; nodes: Record<string, string>[] }>;
     expect(info['launch/moveit.launch.py']!.args).toEqual(expect.arrayContaining(['body_file', 'free_root_frame', 'execution', 'rviz']));
@@ -126,7 +131,7 @@ describe('ament package', () => {
     expect(xml).toContain(`<version>${version}</version>`);
   });
 
-  it('package.xml passes catkin_pkg (the parser colcon and rosdep use); rviz2 and the GUI drop out with BODY_BRIDGE_GUI=false', () => {
+  it.skipIf(skipWithout(catkinPkg))('package.xml passes catkin_pkg (the parser colcon and rosdep use); rviz2 and the GUI drop out with BODY_BRIDGE_GUI=false', () => {
     const script = `
 import json, sys
 from catkin_pkg.package import parse_package
@@ -137,7 +142,7 @@ for env in ({}, {'BODY_BRIDGE_GUI': 'false'}):
     p.evaluate_conditions(env)
     out['exec' + ('_nogui' if env else '')] = sorted(d.name for d in p.exec_depends if d.evaluated_condition)
 print(json.dumps(out))`;
-    const r = spawnSync(SYSTEM_PYTHON, ['-c', script, join(projectRoot, 'package.xml')], { encoding: 'utf8' });
+    const r = spawnSync(found(catkinPkg).exe, ['-c', script, join(projectRoot, 'package.xml')], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const info = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(info).toMatchObject({ name: 'body_bridge', format: 3, build_type: 'ament_cmake' });
@@ -146,14 +151,15 @@ print(json.dumps(out))`;
     expect(info.exec_nogui).not.toContain('joint_state_publisher_gui');
   });
 
-  it('CMakeLists.txt builds and installs with the real ament_cmake; ros2 run finds one body_bridge executable, which runs the app on the installed models', () => {
+  it.skipIf(withoutAmentCmake)('CMakeLists.txt builds and installs with the real ament_cmake; ros2 run finds one body_bridge executable, which runs the app on the installed models', () => {
     requireBuild();
     requireShared();
     const build = join(scratch, 'cmake-build');
     const prefix = join(scratch, 'install');
+    const { cmake, python } = found(amentCmake);
     const configure = spawnSync(
-      'cmake',
-      ['-S', projectRoot, '-B', build, `-DCMAKE_INSTALL_PREFIX=${prefix}`, `-DPython3_EXECUTABLE=${SYSTEM_PYTHON}`, '-DBODY_BRIDGE_REQUIRE_RCLNODEJS=OFF'],
+      cmake,
+      ['-S', projectRoot, '-B', build, `-DCMAKE_INSTALL_PREFIX=${prefix}`, `-DPython3_EXECUTABLE=${python}`, '-DBODY_BRIDGE_REQUIRE_RCLNODEJS=OFF'],
       { encoding: 'utf8' },
     );
     expect(configure.error, 'cmake must be installed').toBeUndefined();
@@ -165,7 +171,7 @@ print(json.dumps(out))`;
     cpSync(join(projectRoot, 'dist'), join(app, 'dist'), { recursive: true });
     symlinkSync(join(projectRoot, 'node_modules'), join(app, 'node_modules'));
     copyFileSync(join(projectRoot, 'package.json'), join(app, 'package.json'));
-    const install = spawnSync('cmake', ['--build', build, '--target', 'install'], { encoding: 'utf8' });
+    const install = spawnSync(cmake, ['--build', build, '--target', 'install'], { encoding: 'utf8' });
     expect(install.status, install.stdout + install.stderr).toBe(0);
     expect(install.stdout).not.toMatch(/npm ci/);
 
@@ -217,10 +223,27 @@ describe('rclnodejs built from source by colcon, non-interactively', () => {
     }
   });
 
-  it('CMake refuses to configure without ROS_DISTRO (rclnodejs needs it), saying what to source', () => {
+  it("package.json's allowScripts covers exactly the lockfile's packages with install scripts: rclnodejs's run, the others' do not", () => {
+    // npm 11.16+ reads allowScripts and warns about install scripts it does not cover; npm 12 runs only the
+    // approved ones. rclnodejs's install builds its native module against the sourced ROS 2 and its
+    // postinstall generates the message bindings: without them it cannot load.
+    const pkg = JSON.parse(read('package.json')) as { allowScripts?: Record<string, boolean> };
+    const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { hasInstallScript?: boolean; resolved?: string }> };
+    const withScripts = Object.entries(lock.packages).filter(([path, p]) => path !== '' && p.hasInstallScript);
+    const names = [...new Set(withScripts.map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)))].sort();
+    expect(names).toContain('rclnodejs');
+    expect(Object.keys(pkg.allowScripts ?? {}).sort()).toEqual(names);
+    expect(Object.entries(pkg.allowScripts!).filter(([, allowed]) => allowed).map(([name]) => name)).toEqual(['rclnodejs']);
+    // npm checks a pinned entry (name@version) against the lockfile's resolved URL; this lockfile has none
+    // (omit-lockfile-registry-resolved), so only name-only entries match. The lockfile's integrity pins the version.
+    if (withScripts.some(([, p]) => p.resolved === undefined)) for (const key of Object.keys(pkg.allowScripts!)) expect(key).not.toMatch(/.@/);
+  });
+
+  it.skipIf(withoutAmentCmake)('CMake refuses to configure without ROS_DISTRO (rclnodejs needs it), saying what to source', () => {
     const env = withoutRos();
     delete env.ROS_DISTRO;
-    const r = spawnSync('cmake', ['-S', projectRoot, '-B', join(scratch, 'cmake-no-distro'), `-DPython3_EXECUTABLE=${SYSTEM_PYTHON}`], { encoding: 'utf8', env });
+    const { cmake, python } = found(amentCmake);
+    const r = spawnSync(cmake, ['-S', projectRoot, '-B', join(scratch, 'cmake-no-distro'), `-DPython3_EXECUTABLE=${python}`], { encoding: 'utf8', env });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/ROS_DISTRO is not set/);
     expect(r.stderr).toMatch(/setup\.bash/);
@@ -239,6 +262,7 @@ describe('rclnodejs built from source by colcon, non-interactively', () => {
     expect(r.stderr).toContain('rclnodejs did not build against this ROS 2 (ROS_DISTRO=humble');
     expect(r.stderr).toContain('rclnodejs is not installed');
     expect(r.stderr).toMatch(/own build output is above/);
+    expect(r.stderr).toContain('"rclnodejs": true');
   });
 });
 

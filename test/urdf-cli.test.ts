@@ -8,7 +8,8 @@ import type { CommandIo } from '../src/cli/command.js';
 import { runUrdf } from '../src/cli/urdf.js';
 import { runCli } from '../src/cli/main.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { checkUrdf, child, childrenNamed, kdlForwardKinematics, parseXml, poseDifference } from './support/urdf-peers.js';
+import { partWith } from './support/peer-skip.js';
+import { checkUrdf, checkUrdfPeer, child, childrenNamed, kdlForwardKinematics, kdlPeers, parseXml, poseDifference } from './support/urdf-peers.js';
 import { scratchDir } from './support/temp-dir.js';
 
 requireShared();
@@ -50,9 +51,11 @@ describe('body-bridge urdf', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     expect(readdirSync(out).sort()).toEqual(['meshes', 'tank.urdf']);
-    const c = checkUrdf(join(out, 'tank.urdf'));
-    expect(c.ok, c.output).toBe(true);
-    expect(c.output).toContain('root Link: world');
+    if (partWith('urdf -o: check_urdf on the file written', checkUrdfPeer())) {
+      const c = checkUrdf(join(out, 'tank.urdf'));
+      expect(c.ok, c.output).toBe(true);
+      expect(c.output).toContain('root Link: world');
+    }
     const world = childrenNamed(parseXml(readFileSync(join(out, 'tank.urdf'), 'utf8')), 'joint').find((j) => child(j, 'parent')?.attributes.link === 'world');
     expect(world?.attributes.type).toBe('floating');
   });
@@ -81,11 +84,15 @@ describe('the dispatcher', () => {
     const urdf = join(work, 'example', 'example.urdf');
     const r = await run(((argv: string[], io: CommandIo) => runCli(argv, io)) as typeof runUrdf, ['urdf', join(projectRoot, 'models'), '-o', urdf, '--mesh-dir', join(work, 'example', 'meshes')]);
     expect(r.status, r.stderr).toBe(0);
-    const c = checkUrdf(urdf);
-    expect(c.ok, c.output).toBe(true);
+    if (partWith('the dispatcher: check_urdf on the example', checkUrdfPeer())) {
+      const c = checkUrdf(urdf);
+      expect(c.ok, c.output).toBe(true);
+    }
     const tf = await run(((argv: string[], io: CommandIo) => runCli(argv, io)) as typeof runUrdf, ['tf', join(projectRoot, 'models'), '--json']);
     expect(tf.status, tf.stderr).toBe(0);
     const frames = (JSON.parse(tf.stdout) as TfJson).frames;
+    expect(frames.length).toBeGreaterThan(1);
+    if (!partWith('the dispatcher: KDL on the example', ...kdlPeers())) return;
     const [kdl] = kdlForwardKinematics(urdf, [{}]);
     expect(kdl!.size).toBe(frames.length);
     for (const f of frames) expect(poseDifference(kdl!.get(f.name)!, { translation: f.root.xyz, rotation: f.root.rotation }), f.name).toBeLessThan(1e-12);
@@ -102,10 +109,10 @@ describe('body-bridge tf', () => {
     expect(tf.root).toBe('CHASSIS');
     expect(tf.frames[0]).toMatchObject({ name: 'CHASSIS', parent: null, root: { xyz: [0, 0, 0] } });
     expect(tf.frames.map((f) => f.name)).toEqual(expect.arrayContaining(['Camera', 'Camera_optical_frame', 'Light']));
-    const [kdl] = kdlForwardKinematics(urdf, [{ TURRET_Y: 0.7, TURRET_P: -0.1 }]);
-    expect(kdl!.size).toBe(tf.frames.length);
+    const [kdl] = partWith('tf --json: KDL on the URDF', ...kdlPeers()) ? kdlForwardKinematics(urdf, [{ TURRET_Y: 0.7, TURRET_P: -0.1 }]) : [undefined];
+    if (kdl) expect(kdl.size).toBe(tf.frames.length);
     for (const f of tf.frames) {
-      expect(poseDifference(kdl!.get(f.name)!, { translation: f.root.xyz, rotation: f.root.rotation }), f.name).toBeLessThan(1e-12);
+      if (kdl) expect(poseDifference(kdl.get(f.name)!, { translation: f.root.xyz, rotation: f.root.rotation }), f.name).toBeLessThan(1e-12);
       const parent = f.parent === null ? undefined : tf.frames.find((p) => p.name === f.parent);
       if (parent) {
         // root = parent.root · local

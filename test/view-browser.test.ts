@@ -1,7 +1,7 @@
-// `body-bridge view` in a real browser: Debian's Chromium, headless, driven by playwright-core. The page
+// `body-bridge view` in a real browser: the machine's Chromium (peers.ts finds it), headless, driven by playwright-core. The page
 // reads the served URDF with urdf-loader on three.js; these checks compare what it draws with
 // `body-bridge tf` (the same frames the node publishes) and watch it follow edits of the model file.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -14,10 +14,10 @@ import { applyRosConventions } from '../src/model/ros-conventions.js';
 import type { Mat3, Pose } from '../src/model/types.js';
 import type { ViewServer } from '../src/view/server.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
+import { skipWithout } from './support/peer-skip.js';
+import { findChromium, found } from './support/peers.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const skipReason = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
-if (skipReason) console.log(`test/view-browser.test.ts skipped: ${skipReason}`);
+const chromiumPeer = findChromium();
 
 const io = { stdout: () => undefined, stderr: () => undefined, env: {} };
 
@@ -58,7 +58,7 @@ const poseError = (a: Pose, b: Pose): number =>
 
 const column = (r: Mat3, j: number): number[] => [r[0][j], r[1][j], r[2][j]];
 
-describe.skipIf(skipReason !== null)('body-bridge view in Chromium', () => {
+describe.skipIf(skipWithout(chromiumPeer))('body-bridge view in Chromium', () => {
   let browser: Browser;
   // Made in beforeAll: a skipped suite still runs this describe body and must leave nothing behind.
   let work = '';
@@ -66,7 +66,7 @@ describe.skipIf(skipReason !== null)('body-bridge view in Chromium', () => {
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'bb-view-'));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
+    browser = await chromium.launch({ executablePath: found(chromiumPeer).exe, args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'] });
   }, 120_000);
 
   afterAll(async () => {

@@ -18,6 +18,8 @@ import ts from 'typescript';
 import type { LoadOptions } from '../../src/model/options.js';
 import type { Diagnostic, RobotModel } from '../../src/model/types.js';
 import type { LoadRequest, UrdfOutcome, WorkerOutcome } from '../hostile/load-worker.js';
+import { partWith } from './peer-skip.js';
+import { findCheckUrdf, memo } from './peers.js';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 // Entry points compiled with src/ for child processes: the load worker and the node scenarios.
@@ -321,8 +323,13 @@ const inside = (dir: string, file: string): boolean => {
   return r !== '' && !r.startsWith('..') && !isAbsolute(r);
 };
 
+const checkUrdfPeer = memo(findCheckUrdf);
+
+/** check_urdf's objections; none where it is absent (that part is then noted as left out, or fails in strict mode). */
 export function checkUrdf(urdfFile: string): string[] {
-  const r = spawnSync('check_urdf', [urdfFile], { encoding: 'utf8', timeout: 30_000 });
+  const peer = checkUrdfPeer();
+  if (!partWith('the hostile-input contract\'s check_urdf step', peer) || !peer.ok) return [];
+  const r = spawnSync(peer.exe, [urdfFile], { encoding: 'utf8', timeout: 30_000 });
   if (r.error) return [`check_urdf could not run: ${r.error.message}`];
   if (r.status !== 0) return [`check_urdf rejects the URDF (${r.status}): ${(r.stderr || r.stdout).slice(0, 1500)}`];
   return [];

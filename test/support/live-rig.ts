@@ -8,32 +8,21 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadRclnodejs } from '../../src/ros/rclnodejs-transport.js';
 import { projectRoot } from './oracle.js';
+import { findXvfb, found, type Lookup, missing } from './peers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Any = any;
 
 const run = promisify(execFile);
 
-/** The sourced ROS 2 and rclnodejs loaded against it, or why the live suites cannot run. */
-export async function liveRos(): Promise<{ rcl: Any; skip: null } | { rcl: null; skip: string }> {
-  if (!process.env.AMENT_PREFIX_PATH) return { rcl: null, skip: 'ROS 2 is not sourced (AMENT_PREFIX_PATH is not set)' };
+const rosInstall = 'source a ROS 2 (its setup.bash), then run npm ci so that rclnodejs builds against it (docs/peers.md)';
+
+/** The sourced ROS 2 with rclnodejs loaded against it, as a peer lookup (test/support/peers.ts). */
+export async function liveRos(): Promise<Lookup<{ rcl: Any }>> {
+  if (!process.env.AMENT_PREFIX_PATH) return missing('ROS 2 with rclnodejs', 'ros', 'AMENT_PREFIX_PATH is not set (no ROS 2 is sourced)', rosInstall);
   const loaded = await loadRclnodejs();
-  if ('error' in loaded) return { rcl: null, skip: loaded.error };
-  return { rcl: loaded.rcl, skip: null };
-}
-
-/** An executable on PATH, as a shell would find it. */
-export function onPath(exe: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(':')) if (dir && existsSync(join(dir, exe))) return join(dir, exe);
-  return null;
-}
-
-/** A ROS package's prefix from AMENT_PREFIX_PATH (as `ros2 pkg prefix` finds it), or null. */
-export function rosPackagePrefix(pkg: string): string | null {
-  for (const prefix of (process.env.AMENT_PREFIX_PATH ?? '').split(':')) {
-    if (prefix && existsSync(join(prefix, 'share', 'ament_index', 'resource_index', 'packages', pkg))) return prefix;
-  }
-  return null;
+  if ('error' in loaded) return missing('ROS 2 with rclnodejs', 'ros', loaded.error, rosInstall);
+  return { ok: true, rcl: loaded.rcl };
 }
 
 export interface Proc {
@@ -164,8 +153,7 @@ export interface XDisplay {
 
 /** An Xvfb server on a free display number, 24-bit; GUI peers render with Mesa's software OpenGL there. */
 export async function startXvfb(width = 1400, height = 1000): Promise<XDisplay> {
-  const xvfb = onPath('Xvfb');
-  if (!xvfb) throw new Error('Xvfb is not installed (apt-get install xvfb)');
+  const xvfb = found(findXvfb()).exe;
   const group = processGroup();
   for (let n = 90 + (process.pid % 100); ; n++) {
     if (existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`)) continue;

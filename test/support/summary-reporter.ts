@@ -1,5 +1,7 @@
-// Prints one plain closing line, `tests: N passed, N failed, N skipped`, that any CI log reader understands.
+// Prints what was skipped for want of which peer (and how to install it), then one plain closing line,
+// `tests: N passed, N failed, N skipped`, that any CI log reader understands. That line stays last.
 import type { Reporter, TestModule } from 'vitest/node';
+import { formatNotes, readNotes } from './peer-notes.js';
 
 const summaryReporter: Reporter = {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
@@ -16,6 +18,8 @@ const summaryReporter: Reporter = {
       // A file that fails to import has no tests but is still a failure.
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
     }
+    const peers = formatNotes(readNotes(), process.cwd());
+    if (peers.length > 0) process.stdout.write(`\n${peers.join('\n')}\n`);
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   },
 };

@@ -1,11 +1,19 @@
 // Real peers for the URDF checks: check_urdf (urdfdom), the KDL forward-kinematics harness built
-// from test/peers/kdl_fk.cpp against kdl_parser + orocos-kdl, assimp, plus a small independent XML
-// reader so tests can look inside the URDF without trusting the writer's own data structures.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+// from test/peers/kdl_fk.cpp against kdl_parser + orocos-kdl, assimp, sdformat, plus a small independent
+// XML reader so tests can look inside the URDF without trusting the writer's own data structures.
+// Each peer is found by peers.ts; the `…Peers` lists are what a test passes to skipWithout.
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Mat3, Pose, Vec3 } from '../../src/model/types.js';
+import { compileHarness } from './harness.js';
 import { projectRoot } from './oracle.js';
+import { type Executable, findAssimp, findCheckUrdf, findCxx, findKdl, findSdformat, found, type Lookup, memo } from './peers.js';
+
+export const checkUrdfPeer = memo(findCheckUrdf);
+export const assimpPeer = memo(findAssimp);
+export const kdlPeers = memo(() => [findCxx(), findKdl()] as const);
+export const sdformatPeers = memo(() => [findCxx(), findSdformat()] as const);
+const exe = (lookup: Lookup<Executable>): string => found(lookup).exe;
 
 export interface CheckUrdfResult {
   ok: boolean;
@@ -13,27 +21,17 @@ export interface CheckUrdfResult {
 }
 
 export function checkUrdf(file: string): CheckUrdfResult {
-  const r = spawnSync('check_urdf', [file], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(exe(checkUrdfPeer()), [file], { encoding: 'utf8', timeout: 60_000 });
   return { ok: r.status === 0 && /Successfully Parsed XML/.test(r.stdout), output: `${r.stdout}${r.stderr}` };
 }
 
 const harnessSource = join(projectRoot, 'test/peers/kdl_fk.cpp');
 const harnessBinary = join(projectRoot, 'build/kdl_fk');
 
-/**
- * Builds the KDL harness (once per test run: rebuilt when the source is newer). pkg-config's
- * kdl_parser.pc requires urdf.pc, which requires pluginlib (not packaged in Debian 12), so the
- * plain library list is used when pkg-config cannot resolve it.
- */
+/** Builds the KDL harness against the kdl_parser and orocos-kdl peers.ts finds (rebuilt when they or the source change). */
 export function buildKdlHarness(): string {
-  if (existsSync(harnessBinary) && statSync(harnessBinary).mtimeMs >= statSync(harnessSource).mtimeMs) return harnessBinary;
-  mkdirSync(join(projectRoot, 'build'), { recursive: true });
-  const pc = spawnSync('pkg-config', ['--cflags', '--libs', 'kdl_parser', 'orocos-kdl'], { encoding: 'utf8' });
-  const flags = pc.status === 0 ? pc.stdout.trim().split(/\s+/) : ['-I/usr/include/eigen3', '-lkdl_parser', '-lorocos-kdl'];
-  const tmp = `${harnessBinary}.${process.pid}`;
-  execFileSync('g++', ['-O1', '-std=c++17', '-o', tmp, harnessSource, ...flags], { stdio: 'pipe' });
-  execFileSync('mv', [tmp, harnessBinary]);
-  return harnessBinary;
+  const [cxx, kdl] = kdlPeers();
+  return compileHarness({ cxx: exe(cxx), source: harnessSource, binary: harnessBinary, flags: found(kdl), before: ['-O1', '-std=c++17'] });
 }
 
 export type JointValues = Record<string, number>;
@@ -102,7 +100,7 @@ export function kdlChains(urdfFile: string, chains: readonly { base: string; tip
 
 /** `assimp info FILE`: opens the file with assimp's importer; returns its text output. */
 export function assimpInfo(file: string): { ok: boolean; output: string } {
-  const r = spawnSync('assimp', ['info', file], { encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(exe(assimpPeer()), ['info', file], { encoding: 'utf8', timeout: 120_000 });
   return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
 }
 
@@ -190,16 +188,10 @@ export function poseDifference(a: Pose, b: Pose): number {
 const sdfHarnessSource = join(projectRoot, 'test/peers/sdf_check.cpp');
 const sdfHarnessBinary = join(projectRoot, 'build/sdf_check');
 
-/** Builds the sdformat harness (Debian's libsdformat-dev, sdformat 12: what Gazebo Fortress and ros_gz use on Humble). */
+/** Builds the sdformat harness (Debian 12's libsdformat-dev has sdformat 12: what Gazebo Fortress and ros_gz use on Humble). */
 export function buildSdfHarness(): string {
-  if (existsSync(sdfHarnessBinary) && statSync(sdfHarnessBinary).mtimeMs >= statSync(sdfHarnessSource).mtimeMs) return sdfHarnessBinary;
-  mkdirSync(join(projectRoot, 'build'), { recursive: true });
-  const pc = spawnSync('pkg-config', ['--cflags', '--libs', 'sdformat12'], { encoding: 'utf8' });
-  if (pc.status !== 0) throw new Error(`sdformat 12 not found by pkg-config (apt-get install libsdformat-dev): ${pc.stderr}`);
-  const tmp = `${sdfHarnessBinary}.${process.pid}`;
-  execFileSync('g++', ['-O1', '-std=c++17', '-o', tmp, sdfHarnessSource, ...pc.stdout.trim().split(/\s+/)], { stdio: 'pipe' });
-  execFileSync('mv', [tmp, sdfHarnessBinary]);
-  return sdfHarnessBinary;
+  const [cxx, sdf] = sdformatPeers();
+  return compileHarness({ cxx: exe(cxx), source: sdfHarnessSource, binary: sdfHarnessBinary, flags: found(sdf), before: ['-O1', '-std=c++17'] });
 }
 
 export interface SdfLoad {
