@@ -17,12 +17,16 @@ const run = promisify(execFile);
 
 const rosInstall = 'source a ROS 2 (its setup.bash), then run npm ci so that rclnodejs builds against it (docs/peers.md)';
 
-/** The sourced ROS 2 with rclnodejs loaded against it, as a peer lookup (test/support/peers.ts). */
-export async function liveRos(): Promise<Lookup<{ rcl: Any }>> {
-  if (!process.env.AMENT_PREFIX_PATH) return missing('ROS 2 with rclnodejs', 'ros', 'AMENT_PREFIX_PATH is not set (no ROS 2 is sourced)', rosInstall);
+/**
+ * The sourced ROS 2 with rclnodejs loaded against it, as a peer lookup (test/support/peers.ts), which also
+ * says `skip` (the reason, or null) and `rcl` (or null) for suites that read those.
+ */
+export async function liveRos(): Promise<(Lookup<{ rcl: Any }> & { skip: null; rcl: Any }) | (Lookup<{ rcl: Any }> & { skip: string; rcl: null })> {
+  const absent = (reason: string) => ({ ...missing('ROS 2 with rclnodejs', 'ros', reason, rosInstall), skip: reason, rcl: null });
+  if (!process.env.AMENT_PREFIX_PATH) return absent('ROS 2 is not sourced (AMENT_PREFIX_PATH is not set)');
   const loaded = await loadRclnodejs();
-  if ('error' in loaded) return missing('ROS 2 with rclnodejs', 'ros', loaded.error, rosInstall);
-  return { ok: true, rcl: loaded.rcl };
+  if ('error' in loaded) return absent(loaded.error);
+  return { ok: true, rcl: loaded.rcl, skip: null };
 }
 
 export interface Proc {
