@@ -4,12 +4,20 @@
 // the one that refuses (those cases say so). Every corpus mesh passes, and every cut of a corpus STL or
 // COLLADA file is caught as truncated.
 import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { runCli } from '../src/cli/main.js';
+import { loadRobotModel } from '../src/load.js';
 import { seededRandom } from '../src/moveit/collision-matrix.js';
+import { describeModel } from '../src/ros/description.js';
+import { fileSignature } from '../src/ros/dry-run.js';
+import { createMemoryTransport } from '../src/ros/memory-transport.js';
+import { defaultParams } from '../src/ros/params.js';
+import { startRobotPublisher } from '../src/ros/robot-publisher.js';
 import { ASSIMP_EXTENSIONS, type MeshFault, meshFault } from '../src/urdf/mesh-check.js';
 import { readMeshFile } from '../src/urdf/mesh-warnings.js';
+import { peerCodec } from './support/cdr-peer.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { scratchDir } from './support/temp-dir.js';
 
@@ -372,4 +380,82 @@ describe('the corpus meshes', () => {
     expect(cuts).toBeGreaterThan(400);
     if (assimp) for (const p of sample) expect(assimpReads(p), p).toBe(false);
   }, 120_000);
+});
+
+// --- where the warning shows: body-bridge check, body-bridge urdf, the node ---
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: {} });
+  return { code, stdout, stderr };
+}
+
+/** A .body model whose one Resource (line 9, its value at column 14) names a binary STL cut short. */
+function truncatedStlModel(name: string): { file: string; mesh: string; warning: string } {
+  const folder = join(dir, name);
+  mkdirSync(join(folder, 'parts'), { recursive: true });
+  const mesh = join(folder, 'parts', 'arm.stl');
+  writeFileSync(mesh, binaryStl(2).subarray(0, 154));
+  const file = join(folder, 'robot.body');
+  writeFileSync(
+    file,
+    'format: ChoreonoidBody\nformat_version: 2.0\nname: meshy\nlinks:\n  - name: BASE\n    joint_type: fixed\n    elements:\n' +
+      '      - type: Resource\n        uri: "parts/arm.stl"\n',
+  );
+  const warning =
+    `${file}:9:14: warning: mesh ${mesh} is truncated: its header announces 2 triangles (184 bytes), the file has 154 bytes; ` +
+    'referenced as given, but rviz will fail to load it (at links[0].elements[0].uri)';
+  return { file, mesh, warning };
+}
+
+describe('the warning, located where the model names the mesh', () => {
+  test('body-bridge check: a truncated STL Resource → the warning once (visual and collision are one reference), exit 0', async () => {
+    const { file, warning } = truncatedStlModel('check-body');
+    const r = await cli('check', file);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`${warning}\n`);
+    expect(r.stdout).toBe(`${file}: ok: 1 link, 0 joints, 0 devices, 1 warning\n`);
+  });
+
+  test('body-bridge check: a .wrl Inline whose url names a directory → the warning at the url field (line 4, column 18)', async () => {
+    const folder = join(dir, 'check-wrl');
+    mkdirSync(join(folder, 'parts', 'hand.dae'), { recursive: true });
+    const file = join(folder, 'scene.wrl');
+    writeFileSync(file, '#VRML V2.0 utf8\nTransform {\n  children [\n    Inline { url "parts/hand.dae" }\n  ]\n}\n');
+    const r = await cli('check', file);
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')).toContain(
+      `${file}:4:18: warning: mesh ${join(folder, 'parts', 'hand.dae')} is a directory, not a file; referenced as given, but rviz will fail to load it (at /Transform/Inline.url)`,
+    );
+  });
+
+  test('body-bridge urdf: the same warning on stderr; the URDF is written and still references the mesh', async () => {
+    const { file, mesh, warning } = truncatedStlModel('urdf-body');
+    const r = await cli('urdf', file, '--mesh-dir', join(dir, 'urdf-body', 'generated'));
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => l.includes(mesh))).toEqual([warning]);
+    expect(r.stdout).toContain(`<mesh filename="file://${mesh}"/>`);
+  });
+
+  test('the node: logged once per load, located, and the model is served', () => {
+    const { file, warning } = truncatedStlModel('node-body');
+    const transport = createMemoryTransport({ codec: peerCodec });
+    const bridge = startRobotPublisher(
+      { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
+      { ...defaultParams(), body_file: file, mesh_dir: join(dir, 'node-body', 'generated'), publish_joint_states: false, watch_period: 0.5 },
+    );
+    const meshWarnings = (): string[] => transport.logs.filter((l) => l.level === 'warn' && l.message.includes('arm.stl')).map((l) => l.message);
+    expect(meshWarnings()).toEqual([`URDF: ${warning}`]);
+    expect(bridge.served()?.model.name).toBe('meshy');
+    transport.advance(2000);
+    expect(meshWarnings()).toHaveLength(1);
+    // An edit reloads the model: one more load, one more warning.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('name: meshy', 'name: meshy2'));
+    utimesSync(file, 1_700_000_000, 1_700_000_100);
+    transport.advance(1000);
+    expect(bridge.served()?.model.name).toBe('meshy2');
+    expect(meshWarnings()).toEqual([`URDF: ${warning}`, `URDF: ${warning}`]);
+    bridge.stop();
+  });
 });
