@@ -3,7 +3,7 @@
 // file we call broken and read every file we pass, except where rviz's own binary-only STL reader is
 // the one that refuses (those cases say so). Every corpus mesh passes, and every cut of a corpus STL or
 // COLLADA file is caught as truncated.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -428,6 +428,22 @@ describe('the warning, located where the model names the mesh', () => {
     expect(r.stderr.split('\n')).toContain(
       `${file}:4:18: warning: mesh ${join(folder, 'parts', 'hand.dae')} is a directory, not a file; referenced as given, but rviz will fail to load it (at /Transform/Inline.url)`,
     );
+  });
+
+  test('body-bridge urdf -o: a .wrl Inline naming a FIFO → warned, referenced where it is (not copied), no hang', async () => {
+    const folder = join(dir, 'urdf-fifo');
+    mkdirSync(join(folder, 'parts'), { recursive: true });
+    const fifo = join(folder, 'parts', 'hand.stl');
+    execFileSync('mkfifo', [fifo]);
+    const file = join(folder, 'scene.wrl');
+    writeFileSync(file, '#VRML V2.0 utf8\nTransform {\n  children [\n    Inline { url "parts/hand.stl" }\n  ]\n}\n');
+    const r = await cli('urdf', file, '-o', join(folder, 'out', 'scene.urdf'));
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')).toContain(
+      `${file}:4:18: warning: mesh ${fifo} is not a regular file; referenced as given, but rviz will fail to load it (at /Transform/Inline.url)`,
+    );
+    expect(r.stderr.split('\n').filter((l) => l.includes('cannot be copied beside the URDF'))).toHaveLength(1);
+    expect(readFileSync(join(folder, 'out', 'scene.urdf'), 'utf8')).toContain('<mesh filename="../parts/hand.stl"/>');
   });
 
   test('body-bridge urdf: the same warning on stderr; the URDF is written and still references the mesh', async () => {
