@@ -297,7 +297,11 @@ describe('mesh URIs', () => {
     mkdirSync(join(pkg, 'meshes'), { recursive: true });
     writeFileSync(join(pkg, 'package.xml'), '<package format="3"><name>my_robot</name></package>');
     const stl = join(pkg, 'meshes', 'part one.stl');
-    writeFileSync(stl, 'solid x\nendsolid x\n');
+    // A binary STL of one triangle: a mesh rviz loads, so the only warnings are the ones counted below.
+    const triangle = Buffer.alloc(84 + 50);
+    triangle.writeUInt32LE(1, 80);
+    [0, 0, 0, 1, 0, 0, 0, 1, 0].forEach((x, i) => triangle.writeFloatLE(x, 84 + 12 + 4 * i));
+    writeFileSync(stl, triangle);
     const m = sampleRobot();
     m.links[1]!.visuals.push(shape({ kind: 'meshFile', path: stl, uri: 'part one.stl', format: 'stl' }, affine([0, 0, 0], [[0.001, 0, 0], [0, 0.001, 0], [0, 0, 0.001]])));
     const plain = toUrdf(m, { meshDir: join(pkg, 'generated') });

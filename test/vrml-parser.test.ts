@@ -197,7 +197,14 @@ describe('grouping and transforms', () => {
   test('Inline of a mesh file becomes a mesh file reference', () => {
     const dir = writeFiles({ 'm.wrl': `${HEADER}Transform { translation 1 0 0 children Inline { url "part.stl" } }`, 'part.stl': 'solid x\nendsolid x\n' });
     const [shape] = loadVrmlShapes(join(dir, 'm.wrl'), {});
-    expect(shape!.geometry).toEqual({ kind: 'meshFile', path: join(dir, 'part.stl'), uri: 'part.stl', format: 'stl' });
+    // `at` is the url field's value: line 2, column 53 of the file (where messages about the mesh point).
+    expect(shape!.geometry).toEqual({
+      kind: 'meshFile',
+      path: join(dir, 'part.stl'),
+      uri: 'part.stl',
+      format: 'stl',
+      at: { file: join(dir, 'm.wrl'), path: expect.stringMatching(/Inline\.url$/), line: 2, column: 53 },
+    });
     expect(shape!.transform.translation).toEqual([1, 0, 0]);
   });
 });

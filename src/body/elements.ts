@@ -207,7 +207,7 @@ function readResource(s: ElementScope, map: YMap): void {
     s.ctx.vrmlExtractions.push({ uri, path, node: fragment, raw, added });
     return;
   }
-  const geometry = meshFileGeometry(path, uri, fragment);
+  const geometry = meshFileGeometry(path, uri, uriNode.loc, fragment);
   if (!geometry) failAt(uriNode.loc, `unsupported resource type "${uri}" (expected .yaml/.body, .wrl, .stl, .dae or .obj)`);
   addShape(s, { geometry, transform: frame, material: null, name, source: map.loc });
 }

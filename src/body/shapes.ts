@@ -1,7 +1,7 @@
 // Shape nodes and their geometry, read as Choreonoid's StdSceneReader reads them (defaults included).
 // Geometry stays parametric: tessellation belongs to the URDF side.
 import { failAt } from '../model/errors.js';
-import type { Geometry, Material, Vec3 } from '../model/types.js';
+import type { Geometry, Material, SourceLocation, Vec3 } from '../model/types.js';
 import { toRadian, type BodyContext } from './context.js';
 import { resolveResourcePath } from './resources.js';
 import { asInt, asMap, asNumber, asSeq, asString, asVec3, boolAt, get, numberAt, optionalMap, stringAt, vec3At } from './values.js';
@@ -147,11 +147,11 @@ function readMesh(ctx: BodyContext, map: YMap, triangles: boolean): Geometry {
   };
 }
 
-/** The meshFile geometry of a `.stl/.dae/.obj` resource; other formats are handled by the caller. */
-export function meshFileGeometry(path: string, uri: string, node?: string): Geometry | null {
+/** The meshFile geometry of a `.stl/.dae/.obj` resource named at `at`; other formats are handled by the caller. */
+export function meshFileGeometry(path: string, uri: string, at: SourceLocation, node?: string): Geometry | null {
   const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
   if (ext !== 'stl' && ext !== 'dae' && ext !== 'obj') return null;
-  return node === undefined ? { kind: 'meshFile', path, uri, format: ext } : { kind: 'meshFile', path, uri, format: ext, node };
+  return node === undefined ? { kind: 'meshFile', path, uri, format: ext, at } : { kind: 'meshFile', path, uri, format: ext, node, at };
 }
 
 /** A size or radius: a number that must not be negative (a mirrored primitive is a file error). */
@@ -222,7 +222,7 @@ export function readGeometry(ctx: BodyContext, node: YNode): Geometry {
       if (!uriNode) failAt(map.loc, 'a Resource geometry needs a "uri"');
       const uri = asString(uriNode);
       const path = resolveResourcePath(ctx, uri, uriNode.loc, { mustExist: true })!;
-      const g = meshFileGeometry(path, uri);
+      const g = meshFileGeometry(path, uri, uriNode.loc);
       if (!g) failAt(uriNode.loc, `a Resource used as a geometry must be a .stl, .dae or .obj mesh, got "${uri}"`);
       return g;
     }

@@ -112,8 +112,11 @@ export type Geometry =
       /** Per-vertex or per-face colours as given, if any. */
       colors?: Vec3[];
     }
-  /** An external mesh file that URDF can reference directly (.stl, .dae, .obj). */
-  | { kind: 'meshFile'; path: string; uri: string; format: 'stl' | 'dae' | 'obj'; node?: string };
+  /**
+   * An external mesh file that URDF can reference directly (.stl, .dae, .obj). `at` is where the model
+   * names the file (the Resource's `uri`, the Inline's `url`), for messages about the file itself.
+   */
+  | { kind: 'meshFile'; path: string; uri: string; format: 'stl' | 'dae' | 'obj'; node?: string; at?: SourceLocation };
 
 export interface Material {
   diffuseColor: Vec3;

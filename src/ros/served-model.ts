@@ -2,7 +2,7 @@
 // on request or when the file changes on disk, and keep the last good model whenever a load fails.
 import { type DeviceFrames, deviceFrames } from '../kinematics/device-frames.js';
 import { type Frame, frameTree } from '../kinematics/frames.js';
-import { ModelLoadError } from '../model/errors.js';
+import { formatDiagnostic, ModelLoadError } from '../model/errors.js';
 import { applyRosConventions } from '../model/ros-conventions.js';
 import type { Diagnostic, RobotModel } from '../model/types.js';
 import { MessageType, type StringMsg } from '../messages/messages.js';
@@ -132,7 +132,8 @@ export function startServedModel(options: ServedModelOptions): ServedModel {
     const previous = served;
     served = s;
     failedSignature = null;
-    for (const w of s.description.warnings) log.warn(`URDF: ${w.message}`);
+    // Located (file:line:column), so a mesh rviz will fail on points at the line that names it.
+    for (const w of s.description.warnings) log.warn(`URDF: ${formatDiagnostic(w)}`);
     for (const w of s.model.warnings) log.warn(`${s.model.sourceFile}: ${w.message}`);
     const world = worldLink(s.model, params().world_frame);
     const freeParent = freeRootParent(s.model, params().free_root_frame, s.frames);

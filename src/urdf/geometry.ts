@@ -9,6 +9,7 @@ import { type TriangleMesh, tessellate, transformMesh, triangleCount } from '../
 import type { Affine, Mat3, Material, Pose, Shape, SourceLocation, Vec3 } from '../model/types.js';
 import { objColour, readObj } from './obj.js';
 import type { MeshFile } from './mesh-file.js';
+import type { MeshReferenceCheck } from './mesh-warnings.js';
 import { copiedResource } from './resources.js';
 import { readStl, toBinaryStl } from './stl.js';
 import { type XmlElement, el } from './xml.js';
@@ -24,8 +25,12 @@ export interface GeometryContext {
   meshFormat: MeshFormat;
   /** Copy referenced mesh files (and the material and texture files they use) into the mesh directory. */
   copyResources: boolean;
+  /** Referenced files that could not be copied (each is warned about once). */
+  uncopied: Set<string>;
   /** Generated meshes so far, by file name (content-addressed, so duplicates collapse). */
   meshes: Map<string, MeshFile>;
+  /** Told of every mesh file the URDF references as it is: warns when rviz cannot load it. */
+  checkMesh: MeshReferenceCheck;
   warn: (message: string, where?: SourceLocation) => void;
 }
 
@@ -171,6 +176,7 @@ function meshFileGeometry(
   }
   if (split && g.format === 'obj' && ctx.meshFormat === 'stl') return objAsStl(shape, g.path, split, ctx);
   if (split) {
+    ctx.checkMesh(g.path, g.at ?? where);
     const attributes: Record<string, string> = { filename: resourceFilename(g.path, ctx, where) };
     if (!isUnitScale(split.scale)) attributes.scale = vec(split.scale);
     return { origin: { translation: shape.transform.translation, rotation: split.rotation }, geometry: el('mesh', attributes) };
@@ -190,10 +196,17 @@ function meshFileGeometry(
   return null;
 }
 
-/** The URI of a referenced mesh file: where it is, or its copy in the mesh directory. */
+/** The URI of a referenced mesh file: where it is, or its copy in the mesh directory (where it is when it cannot be read). */
 function resourceFilename(path: string, ctx: GeometryContext, where: SourceLocation | undefined): string {
-  if (!ctx.copyResources) return ctx.resourceUri(path);
-  const copy = copiedResource(path, (m) => ctx.warn(m, where));
+  if (!ctx.copyResources || ctx.uncopied.has(path)) return ctx.resourceUri(path);
+  let copy;
+  try {
+    copy = copiedResource(path, (m) => ctx.warn(m, where));
+  } catch (e) {
+    ctx.uncopied.add(path);
+    ctx.warn(`${path} cannot be copied beside the URDF (${(e as Error).message}); referenced where it is`, where);
+    return ctx.resourceUri(path);
+  }
   for (const f of copy.files) if (!ctx.meshes.has(f.name)) ctx.meshes.set(f.name, f);
   return ctx.meshUri(copy.name);
 }

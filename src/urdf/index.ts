@@ -4,3 +4,4 @@ export type { UrdfOptions, UrdfResult, MeshFile } from './urdf.js';
 export { writeUrdf, writeUrdfSync, writeFileAtomic, writeFileAtomicSync, defaultMeshDir } from './write.js';
 export type { WrittenUrdf } from './write.js';
 export type { MeshUriStyle } from './uris.js';
+export { referencedMeshWarnings } from './mesh-warnings.js';

@@ -2,7 +2,7 @@
 // machine: each file goes into a folder of the mesh directory named after the folder it came from,
 // together with the material and texture files it names by relative path, so the copy reads the same.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import type { MeshFile } from './mesh-file.js';
 
@@ -41,10 +41,15 @@ function companions(path: string, text: string): string[] {
   return out;
 }
 
-/** The copy of `path` and its companions; a companion outside the file's folder or unreadable is left out, with a warning. */
+/**
+ * The copy of `path` and its companions; a companion outside the file's folder or unreadable is left out, with a
+ * warning. Throws when `path` itself is not a regular file or cannot be read.
+ */
 export function copiedResource(path: string, warn: (message: string) => void): CopiedResource {
   const dir = dirname(path);
   const folder = `${basename(dir).replace(/[^\w.-]/g, '_') || 'mesh'}_${createHash('sha256').update(dir).digest('hex').slice(0, 8)}`;
+  // A FIFO would block the read for ever, a directory fails it: neither is a mesh to copy.
+  if (!statSync(path).isFile()) throw new Error('not a regular file');
   const data = readFileSync(path);
   const files: MeshFile[] = [{ name: `${folder}/${basename(path)}`, data, triangles: 0 }];
   const seen = new Set<string>();

@@ -1,11 +1,13 @@
 // The neutral model → an equivalent URDF document (plus the mesh files it refers to). Nothing is
-// written (see write.ts); the only files read are referenced .stl/.obj meshes that must be baked
-// and, for package:// URIs, package.xml files.
+// written (see write.ts); the only files read are the referenced mesh files (each once, to warn about
+// those rviz cannot load; .stl/.obj ones again when they must be baked, and copies) and, for
+// package:// URIs, package.xml files.
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import { type Frame, frameTree } from '../kinematics/frames.js';
 import type { Diagnostic, Joint, Link, Material, Pose, RobotModel, Shape, SourceLocation } from '../model/types.js';
 import { type MeshFormat, type GeometryContext, shapeGeometry } from './geometry.js';
 import type { MeshFile } from './mesh-file.js';
+import { meshReferenceCheck } from './mesh-warnings.js';
 import { num, originElement, vec, xyzElement } from './format.js';
 import { type MeshUriStyle, fileUri, packageRoots, packageUri } from './uris.js';
 import { type XmlElement, type XmlNode, el, hasInvalidXmlChars, serialize } from './xml.js';
@@ -99,7 +101,9 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
     divisions: options.divisions ?? 32,
     meshFormat: options.meshFormat ?? 'keep',
     copyResources: options.copyResources ?? false,
+    uncopied: new Set(),
     meshes: new Map(),
+    checkMesh: meshReferenceCheck(warn),
     warn,
   };
   const limits = {

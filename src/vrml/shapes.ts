@@ -88,7 +88,7 @@ function meshFileShape(node: VrmlNode, path: string, T: Affine, budget: ShapeBud
   budget.triangles += 1;
   const url = getStrings(node, path, 'url')[0] ?? file;
   const shape: Shape = {
-    geometry: { kind: 'meshFile', path: file, uri: url, format: ext },
+    geometry: { kind: 'meshFile', path: file, uri: url, format: ext, at: locate(node, path, 'url') },
     transform: T,
     material: null,
     source: { file: node.file, path, line: node.line, column: node.column },
