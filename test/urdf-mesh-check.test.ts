@@ -20,23 +20,11 @@ import { readMeshFile } from '../src/urdf/mesh-warnings.js';
 import { peerCodec } from './support/cdr-peer.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { scratchDir } from './support/temp-dir.js';
+import { partWith, skipWithout } from './support/peer-skip.js';
+import { findAssimp } from './support/peers.js';
 
-// peers: assimp — a local lookup until test/support/peers.ts (branch i25-peers) provides it.
-function onPath(exe: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(':')) {
-    if (dir === '') continue;
-    try {
-      accessSync(join(dir, exe), constants.X_OK);
-      return join(dir, exe);
-    } catch {
-      // not in this directory
-    }
-  }
-  return null;
-}
-const assimp = onPath('assimp');
-const assimpSkip = assimp ? null : 'assimp is not on PATH (Debian package assimp-utils)';
-if (assimpSkip) console.log(`test/urdf-mesh-check.test.ts: the assimp agreement checks are skipped: ${assimpSkip}`);
+const assimpLookup = findAssimp();
+const assimp = assimpLookup.ok ? assimpLookup.exe : null;
 
 /**
  * Whether assimp makes triangles of the file. `-r` (no post-processing) because rviz asks assimp for
@@ -315,7 +303,7 @@ describe('mesh files rviz cannot load: one file per case', () => {
   });
 });
 
-describe.skipIf(assimpSkip !== null)('assimp (rviz\'s importer) agrees', () => {
+describe.skipIf(skipWithout(assimpLookup))('assimp (rviz\'s importer) agrees', () => {
   test.each(cases.map((c, i) => [c.name, c, paths[i]!] as const))('%s', (_name, c, path) => {
     expect(assimpReads(path)).toBe(c.assimp === 'reads');
   });
@@ -350,7 +338,7 @@ describe('the corpus meshes', () => {
     expect(faults).toEqual([]);
   });
 
-  test.skipIf(assimpSkip !== null)('assimp reads every corpus mesh', () => {
+  test.skipIf(!assimp)('assimp reads every corpus mesh', () => {
     const refused = meshes.filter((m) => !assimpReads(m)).map((m) => relative(corpusDir, m));
     expect(refused).toEqual([]);
     console.log(`assimp read all ${meshes.length} corpus meshes`);
@@ -378,7 +366,7 @@ describe('the corpus meshes', () => {
       }
     }
     expect(cuts).toBeGreaterThan(400);
-    if (assimp) for (const p of sample) expect(assimpReads(p), p).toBe(false);
+    if (partWith('assimp refuses the cut files', assimpLookup)) for (const p of sample) expect(assimpReads(p), p).toBe(false);
   }, 120_000);
 });
 
