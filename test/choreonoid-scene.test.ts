@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { loadRobotModel } from '../src/load.js';
 import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { renderedImageSize } from '../src/devices/camera-info.js';
+import { boxSignedDistance, castRay, nearestSurface, TfBuffer } from './live/choreonoid/geometry.js';
 import { BOXES, commandedPose, MASS, MOTION_FILE, motionSeq, POSES, PROJECT, RAMP, ROBOT_BODY, ROBOT_NAME, ROBOT_ROOT, SCENE_DIR, TIME_STEP } from './live/choreonoid/scene.js';
 
 interface ProjectItem {
@@ -130,5 +131,39 @@ describe('the Choreonoid check scene (test/live/choreonoid)', () => {
     // A smoothstep's peak speed is 1.5 × distance / duration.
     expect(largest).toBeLessThan((1.5 * widest * TIME_STEP) / RAMP + 1e-9);
     expect(commandedPose(1e6)).toEqual({ PAN: POSES.at(-1)!.PAN, TILT: POSES.at(-1)!.TILT });
+  });
+
+  it("the live test's geometry: distances to the boxes, rays cast at them, a tf2-like buffer that starts a new epoch when time jumps back", () => {
+    const wall = BOXES.find((b) => b.name === 'Wall')!;
+    const box = BOXES.find((b) => b.name === 'Box')!;
+    // The wall's front face is at x = 3.2; the floor's top at z = 0.
+    expect(boxSignedDistance(wall, [3.1, 0, 1])).toBeCloseTo(0.1, 12);
+    expect(boxSignedDistance(wall, [3.3, 0, 1])).toBeCloseTo(-0.1, 12);
+    expect(nearestSurface([1, -1, 0.003])).toEqual({ distance: expect.closeTo(0.003, 12), box: 'Floor' });
+    // The box is yawed 30°: its +x face lies 0.25 m from its centre along (cos 30°, sin 30°).
+    const a = Math.PI / 6;
+    expect(boxSignedDistance(box, [box.translation[0] + 0.3 * Math.cos(a), box.translation[1] + 0.3 * Math.sin(a), 0.25])).toBeCloseTo(0.05, 12);
+    expect(castRay([0, 0, 0.2], [1, 0, 0])).toEqual({ distance: expect.closeTo(3.2, 12), box: 'Wall' });
+    expect(castRay([0, 0, 1], [0, 0, -1])).toEqual({ distance: expect.closeTo(1, 12), box: 'Floor' });
+    expect(castRay([0, 0, 0.2], [-1, 0, 0]).distance).toBe(Infinity);
+    const towardBox = [box.translation[0], box.translation[1], 0.2 - 0.2];
+    const n = Math.hypot(towardBox[0]!, towardBox[1]!);
+    expect(castRay([0, 0, 0.2], [towardBox[0]! / n, towardBox[1]! / n, 0]).box).toBe('Box');
+
+    const tf = new TfBuffer();
+    const msg = (t: number, z: number) => ({
+      transforms: [{ header: { stamp: { sec: Math.floor(t), nanosec: Math.round((t % 1) * 1e9) }, frame_id: 'base' }, child_frame_id: 'head', transform: { translation: { x: 0, y: 0, z }, rotation: { x: 0, y: 0, z: 0, w: 1 } } }],
+    });
+    tf.add({ transforms: [{ ...msg(0, 0).transforms[0]!, header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'head' }, child_frame_id: 'camera', transform: { translation: { x: 1, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 } } }] }, true);
+    tf.add(msg(10, 0.5), false);
+    tf.add(msg(10.05, 0.6), false);
+    expect(tf.poseIn('base', 'camera', 10.04)!.translation).toEqual([1, 0, expect.closeTo(0.6, 12)]);
+    expect(tf.poseIn('base', 'camera', 12)).toBeNull();
+    tf.add(msg(0.01, 0.7), false);
+    expect(tf.jumps).toEqual([expect.closeTo(0.01, 9)]);
+    expect(tf.poseIn('base', 'camera', 0.02)!.translation[2]).toBeCloseTo(0.7, 12);
+    expect(tf.poseIn('base', 'camera', 10.04, 0)!.translation[2]).toBeCloseTo(0.6, 12);
+    expect(tf.poseIn('base', 'camera', 10.04, 1)).toBeNull();
+    expect(tf.poseIn('base', 'camera', 0.02)!.rotation[1]![0]).toBeCloseTo(1, 12);
   });
 });
