@@ -157,13 +157,23 @@ describe('the Choreonoid check scene (test/live/choreonoid)', () => {
     tf.add({ transforms: [{ ...msg(0, 0).transforms[0]!, header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'head' }, child_frame_id: 'camera', transform: { translation: { x: 1, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 } } }] }, true);
     tf.add(msg(10, 0.5), false);
     tf.add(msg(10.05, 0.6), false);
-    expect(tf.poseIn('base', 'camera', 10.04)!.translation).toEqual([1, 0, expect.closeTo(0.6, 12)]);
+    expect(tf.poseIn('base', 'camera', 10.04)!.translation).toEqual([1, 0, expect.closeTo(0.58, 12)]);
+    expect(tf.poseIn('base', 'camera', 10.1)!.translation[2]).toBeCloseTo(0.6, 12);
     expect(tf.poseIn('base', 'camera', 12)).toBeNull();
     tf.add(msg(0.01, 0.7), false);
     expect(tf.jumps).toEqual([expect.closeTo(0.01, 9)]);
     expect(tf.poseIn('base', 'camera', 0.02)!.translation[2]).toBeCloseTo(0.7, 12);
-    expect(tf.poseIn('base', 'camera', 10.04, 0)!.translation[2]).toBeCloseTo(0.6, 12);
+    expect(tf.poseIn('base', 'camera', 10.04, 0)!.translation[2]).toBeCloseTo(0.58, 12);
     expect(tf.poseIn('base', 'camera', 10.04, 1)).toBeNull();
     expect(tf.poseIn('base', 'camera', 0.02)!.rotation[1]![0]).toBeCloseTo(1, 12);
+    // Rotations are interpolated by slerp: halfway between 0 and 90° about z is 45°.
+    const turn = new TfBuffer();
+    const yawMsg = (t: number, deg: number) => ({
+      transforms: [{ header: { stamp: { sec: t, nanosec: 0 }, frame_id: 'base' }, child_frame_id: 'head', transform: { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: Math.sin((deg * Math.PI) / 360), w: Math.cos((deg * Math.PI) / 360) } } }],
+    });
+    turn.add(yawMsg(1, 0), false);
+    turn.add(yawMsg(2, 90), false);
+    const half = turn.poseIn('base', 'head', 1.5)!.rotation;
+    expect(Math.atan2(half[1]![0]!, half[0]![0]!)).toBeCloseTo(Math.PI / 4, 12);
   });
 });

@@ -64,7 +64,7 @@ interface TransformMsg {
  */
 export class TfBuffer {
   private statics = new Map<string, { parent: string; pose: Pose }>();
-  private moving: Map<string, { parent: string; samples: { t: number; pose: Pose }[] }>[] = [new Map()];
+  private moving: Map<string, { parent: string; samples: Sample[] }>[] = [new Map()];
   private newest = -Infinity;
   /** Stamps (s) of the first transform of each epoch after the first. */
   readonly jumps: number[] = [];
@@ -75,10 +75,9 @@ export class TfBuffer {
 
   add(msg: { transforms: TransformMsg[] }, isStatic: boolean): void {
     for (const tf of msg.transforms) {
-      const pose: Pose = {
-        translation: [tf.transform.translation.x, tf.transform.translation.y, tf.transform.translation.z],
-        rotation: matrixFromQuaternion(tf.transform.rotation),
-      };
+      const translation: Vec3 = [tf.transform.translation.x, tf.transform.translation.y, tf.transform.translation.z];
+      const q = tf.transform.rotation;
+      const pose: Pose = { translation, rotation: matrixFromQuaternion(q) };
       if (isStatic) {
         this.statics.set(tf.child_frame_id, { parent: tf.header.frame_id, pose });
         continue;
@@ -93,7 +92,7 @@ export class TfBuffer {
       const current = this.moving[this.moving.length - 1]!;
       let entry = current.get(tf.child_frame_id);
       if (!entry) current.set(tf.child_frame_id, (entry = { parent: tf.header.frame_id, samples: [] }));
-      entry.samples.push({ t, pose });
+      entry.samples.push({ t, pose, q: [q.x, q.y, q.z, q.w] });
     }
   }
 
@@ -103,8 +102,9 @@ export class TfBuffer {
 
   /**
    * The pose of `frame` in `root` at time t of an epoch (default: the current one): static transforms as they
-   * are, each moving one from its sample nearest to t, which must lie within `tolerance` seconds (null
-   * otherwise, or when the chain is broken).
+   * are, each moving one interpolated between the samples around t (linearly, and by slerp), as tf2 does, or
+   * its nearest sample when t is outside them by at most `tolerance` seconds (null otherwise, or when the
+   * chain is broken).
    */
   poseIn(root: string, frame: string, t: number, epoch = this.epoch, tolerance = 0.1): Pose | null {
     const moving = this.moving[epoch];
@@ -121,14 +121,51 @@ export class TfBuffer {
       }
       const m = moving.get(f);
       if (!m || m.samples.length === 0) return null;
-      let best = m.samples[0]!;
-      for (const sample of m.samples) if (Math.abs(sample.t - t) < Math.abs(best.t - t)) best = sample;
-      if (Math.abs(best.t - t) > tolerance) return null;
-      pose = composePose(best.pose, pose);
+      const at = interpolate(m.samples, t, tolerance);
+      if (!at) return null;
+      pose = composePose(at, pose);
       f = m.parent;
     }
     return pose;
   }
+}
+
+interface Sample {
+  t: number;
+  pose: Pose;
+  /** The rotation as a quaternion (x, y, z, w), for slerp. */
+  q: [number, number, number, number];
+}
+
+/** A moving transform at t: between the samples around it (lerp and slerp), else the nearest within `tolerance`. */
+function interpolate(samples: Sample[], t: number, tolerance: number): Pose | null {
+  // Samples arrive in stamp order within an epoch; the last one at or before t, by bisection.
+  let lo = 0;
+  let hi = samples.length - 1;
+  if (t <= samples[0]!.t) return samples[0]!.t - t <= tolerance ? samples[0]!.pose : null;
+  if (t >= samples[hi]!.t) return t - samples[hi]!.t <= tolerance ? samples[hi]!.pose : null;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (samples[mid]!.t <= t) lo = mid;
+    else hi = mid;
+  }
+  const a = samples[lo]!;
+  const b = samples[hi]!;
+  if (b.t - a.t > 1) return null;
+  const s = b.t === a.t ? 0 : (t - a.t) / (b.t - a.t);
+  let [bx, by, bz, bw] = b.q;
+  let cos = a.q[0] * bx + a.q[1] * by + a.q[2] * bz + a.q[3] * bw;
+  if (cos < 0) [bx, by, bz, bw, cos] = [-bx, -by, -bz, -bw, -cos];
+  let wa = 1 - s;
+  let wb = s;
+  if (cos < 0.9999999) {
+    const angle = Math.acos(cos);
+    wa = Math.sin((1 - s) * angle) / Math.sin(angle);
+    wb = Math.sin(s * angle) / Math.sin(angle);
+  }
+  const q = { x: wa * a.q[0] + wb * bx, y: wa * a.q[1] + wb * by, z: wa * a.q[2] + wb * bz, w: wa * a.q[3] + wb * bw };
+  const lerp = (i: number): number => a.pose.translation[i]! + s * (b.pose.translation[i]! - a.pose.translation[i]!);
+  return { translation: [lerp(0), lerp(1), lerp(2)], rotation: matrixFromQuaternion(q) };
 }
 
 /** Signed distance from a world point to a box of the scene (negative inside). */
