@@ -29,6 +29,7 @@ import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { deviceTopics, type DeviceTopicSet } from '../src/devices/topics.js';
 import { defaultInputNamespace, upstreamBase, upstreamTopics } from '../src/devices/upstream.js';
 import { renderedImageSize } from '../src/devices/camera-info.js';
+import { readPointCloud2 } from '../src/cdr/point-cloud2.js';
 import { loadRobotModel } from '../src/load.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { mulVec } from '../src/model/math.js';
@@ -191,6 +192,8 @@ describe.skipIf(skip !== null)('Choreonoid feeds body_bridge: a real simulation 
   const topics = new Map<string, TopicLog>();
   /** choreonoid_ros's own topics: when each message arrived, and its stamp. */
   const inputs = new Map<string, Arrival[]>();
+  /** choreonoid_ros's clouds in the pose windows (their bytes), to show what the relay changes. */
+  const upstreamClouds = new Map<string, { key: string; bytes: Uint8Array }[]>();
   let restartWall = Infinity;
   const report: Record<string, Any> = {};
   let probeDir = '';
@@ -280,8 +283,18 @@ describe.skipIf(skip !== null)('Choreonoid feeds body_bridge: a real simulation 
         device.type === 'RangeSensor' ? (set.topics[0]!.role === 'scan' ? 'sensor_msgs/msg/LaserScan' : 'sensor_msgs/msg/PointCloud2') : device.type === 'RangeCamera' ? 'sensor_msgs/msg/PointCloud2' : device.type === 'Camera' ? 'sensor_msgs/msg/Image' : device.type === 'ForceSensor' ? 'geometry_msgs/msg/WrenchStamped' : 'sensor_msgs/msg/Imu';
       const arrivals: Arrival[] = [];
       inputs.set(inputTopic, arrivals);
+      const clouds: { key: string; bytes: Uint8Array }[] = [];
+      if (inputType === 'sensor_msgs/msg/PointCloud2') upstreamClouds.set(set.frame, clouds);
       node.createSubscription(inputType, inputTopic, { qos: sensorQoS, isRaw: true }, (b: Buffer) => {
-        arrivals.push({ wall: wall(), stamp: b.readInt32LE(4) + b.readUInt32LE(8) * 1e-9 });
+        const w = wall();
+        const stamp = b.readInt32LE(4) + b.readUInt32LE(8) * 1e-9;
+        arrivals.push({ wall: w, stamp });
+        if (inputType !== 'sensor_msgs/msg/PointCloud2') return;
+        const run = runOf(w, stamp);
+        for (const win of WINDOWS) {
+          const key = windowKey(run, win.pose.name);
+          if (win.run === run && inWindow(stamp, win.pose) && clouds.filter((c) => c.key === key).length < KEEP) clouds.push({ key, bytes: Uint8Array.from(b) });
+        }
       });
     }
     node.spin();
@@ -427,7 +440,16 @@ describe.skipIf(skip !== null)('Choreonoid feeds body_bridge: a real simulation 
         perWindow[key] = { ...mm(distribution(d)), byBox };
       }
       const dist = distribution(all);
-      figures[name] = { all: mm(dist), perWindow };
+      // The same for choreonoid_ros's own cloud, placed where the relay says its points are: a range camera's in
+      // the optical frame, a range sensor's in the device frame.
+      const upstream: number[] = [];
+      for (const { key, bytes } of upstreamClouds.get(set.frame) ?? []) {
+        const msg = readPointCloud2(bytes);
+        const frame = model.devices[set.device]!.type === 'RangeCamera' ? pts.frame : set.frame;
+        const pose = worldPose(frame, stampSeconds(msg.header.stamp), key);
+        for (const p of cloudPoints(msg)) if (finite(p)) upstream.push(nearestSurface(applyPose(pose, p)).distance);
+      }
+      figures[name] = { all: mm(dist), perWindow, choreonoidRos: mm(distribution(upstream)) };
       expect(dist.n, name).toBeGreaterThan(1000);
     }
     report.pointToSurface = figures;
