@@ -208,6 +208,13 @@ describe.skipIf(skip !== null)('Choreonoid feeds body_bridge: a real simulation 
           .filter((l) => l.trim() !== '')
           .map((l) => JSON.parse(l))
       : [];
+  const probeEvents = (): Any[] =>
+    existsSync(join(probeDir, 'events.jsonl'))
+      ? readFileSync(join(probeDir, 'events.jsonl'), 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l))
+      : [];
   const logs = (): string => `--- body_bridge ---\n${launch?.output().slice(-4000) ?? ''}\n--- choreonoid ---\n${sim?.output().slice(-4000) ?? ''}`;
   const simTime = (): number => (clock.length ? clock[clock.length - 1]!.stamp : -1);
 
@@ -311,12 +318,17 @@ describe.skipIf(skip !== null)('Choreonoid feeds body_bridge: a real simulation 
 
     // Then Choreonoid: the project and the probe, which starts the simulation through the SimulationBar.
     sim = procs.start(choreonoid!, [join(sceneDir, PROJECT), join(sceneDir, 'probe.py')], guiEnv(x.display, { BB_PROBE_DIR: probeDir, BB_PROBE_BODY: ROBOT_NAME }), sceneDir);
-    await waitFor('the simulation to start (probe: started)', 180_000, () => probeLog().some((e) => e.event === 'started') || sim.child.exitCode !== null, logs);
+    await waitFor('the simulation to start (probe: started)', 180_000, () => probeEvents().some((e) => e.event === 'started' || e.event === 'error') || sim.child.exitCode !== null, logs);
+    expect(probeEvents().filter((e) => e.event === 'error'), logs()).toEqual([]);
     expect(sim.child.exitCode, logs()).toBeNull();
     const last = POSES[POSES.length - 1]!;
     await waitFor(`simulation time ${last.to}`, 900_000, () => simTime() >= last.to + 0.2 || sim.child.exitCode !== null, logs);
     expect(sim.child.exitCode, logs()).toBeNull();
-    x.screenshot(join(reportDir, 'choreonoid.png'));
+    try {
+      x.screenshot(join(reportDir, 'choreonoid.png'));
+    } catch {
+      // ImageMagick's import is only for the picture.
+    }
 
     // Stop and start again: time jumps back to zero; the node must follow without a restart.
     restartWall = Date.now() / 1000;
@@ -696,7 +708,7 @@ describe.skipIf(skip !== null)('Choreonoid feeds body_bridge: a real simulation 
   it('stopped and started again (time back to zero), the node follows within a second: /tf and every relayed topic, no stale transform, no restart', () => {
     // The node is the same process.
     expect(launch.child.exitCode, logs()).toBeNull();
-    expect(launch.output().match(/Robot initialized|serving/g)?.length ?? 0).toBeLessThanOrEqual(1);
+    expect(launch.output().match(/Robot initialized/g)?.length ?? 0).toBeLessThanOrEqual(1);
     const clockBack = clock.find((c) => c.wall > restartWall && c.stamp < 5);
     expect(clockBack, 'the clock went back to zero').toBeDefined();
     const firstInput = jointStates.find((j) => j.wall > restartWall && j.stamp < 5)!;

@@ -7,7 +7,7 @@
 #   writes all link positions into the item: output_all_link_positions);
 # - once, each device's link and local pose (Device::T_local);
 # - obeys commands written to $BB_PROBE_DIR/command: "stop", "start", "restart" (stop, then start from time 0),
-#   "quit"; each is acknowledged with an {"event": ...} line.
+#   "quit"; each is acknowledged with an {"event": ...} line. Event lines also go to $BB_PROBE_DIR/events.jsonl.
 # Poses are 4x4 matrices, row-major.
 import json
 import os
@@ -19,6 +19,7 @@ from cnoid.QtCore import QTimer
 
 PROBE_DIR = os.environ.get("BB_PROBE_DIR", ".")
 LOG = os.path.join(PROBE_DIR, "probe.jsonl")
+EVENTS = os.path.join(PROBE_DIR, "events.jsonl")
 COMMAND = os.path.join(PROBE_DIR, "command")
 ROBOT = os.environ.get("BB_PROBE_BODY", "Checker")
 
@@ -30,6 +31,7 @@ def matrix(T):
 class Probe:
     def __init__(self):
         self.out = open(LOG, "a", buffering=1)
+        self.events = open(EVENTS, "a", buffering=1)
         root = RootItem.instance
         self.simulator = root.findItem(SimulatorItem)
         self.bodyItem = None
@@ -58,7 +60,10 @@ class Probe:
 
     def log(self, entry):
         entry["wall"] = time.time()
-        self.out.write(json.dumps(entry) + "\n")
+        line = json.dumps(entry) + "\n"
+        self.out.write(line)
+        if "event" in entry:
+            self.events.write(line)
 
     def start(self):
         SimulationBar.instance.startSimulation(True)
