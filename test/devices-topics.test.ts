@@ -1,7 +1,7 @@
 // Topics and CameraInfo for every device in the corpus (models built from Choreonoid's own loader
 // output), checked against the issue's table and, for the intrinsics, against projection geometry.
 import { describe, expect, it } from 'vitest';
-import { cameraInfo, cameraIntrinsics } from '../src/devices/camera-info.js';
+import { cameraInfo, cameraIntrinsics, renderedImageSize } from '../src/devices/camera-info.js';
 import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { deviceTopics, topicToken } from '../src/devices/topics.js';
 import { frameTree } from '../src/kinematics/frames.js';
@@ -155,7 +155,10 @@ describe('CameraInfo', () => {
         const p = d.params;
         const info = cameraInfo(p, header);
         expect(checkMessage('sensor_msgs/msg/CameraInfo', info), `${e.file} ${d.name}`).toEqual([]);
-        expect([info.width, info.height]).toEqual([p.width, p.height]);
+        // The size of the images the camera really sends (a fisheye's is not the file's height).
+        const size = renderedImageSize(p);
+        expect([info.width, info.height]).toEqual([size.width, size.height]);
+        if (p.lens_type === 'NORMAL_LENS') expect(size).toEqual({ width: p.width, height: p.height });
         expect(info.distortion_model).toBe('plumb_bob');
         expect(info.d).toEqual([0, 0, 0, 0, 0]);
         if (p.lens_type !== 'NORMAL_LENS') {

@@ -69,6 +69,8 @@ interface ChoreonoidRangeFrame {
   points: Vec3[];
   /** The render-frame point of each, NaN for invalid pixels. */
   render: Vec3[];
+  /** Where the pixel's centre ray meets the surface, in the device frame (Ro·p): what a point should be. */
+  centre: Vec3[];
   colors: number[][];
   /** Render-frame view depth per stored point (NaN: invalid). */
   depth: number[];
@@ -86,15 +88,17 @@ function simulateRangeCamera(p: RangeCameraParams, depthAt: (x: number, y: numbe
   const ro = p.optical_frame_rotation;
   const cx = Math.floor(w / 2);
   const cy = Math.floor(h / 2);
-  const out: ChoreonoidRangeFrame = { points: [], render: [], colors: [], depth: [], pixel: [] };
+  const out: ChoreonoidRangeFrame = { points: [], render: [], centre: [], colors: [], depth: [], pixel: [] };
   for (let y = h - 1; y >= 0; --y) {
     for (let x = 0; x < w; x++) {
       const d = depthAt(x, y);
       const color = [(x * 3) % 256, (y * 5) % 256, (x + y) % 256];
       if (d !== null) {
+        // Choreonoid unprojects the depth measured at the pixel's centre through its left and lower edge.
         const render: Vec3 = [(2 * x / w - 1) * d * ty * aspect, (2 * y / h - 1) * d * ty, -d];
         out.points.push(f32(mulVec(ro, f32(render))));
         out.render.push(render);
+        out.centre.push(mulVec(ro, [(2 * (x + 0.5) / w - 1) * d * ty * aspect, (2 * (y + 0.5) / h - 1) * d * ty, -d]));
         out.depth.push(d);
         out.colors.push(color);
         out.pixel.push((h - 1 - y) * w + x);
@@ -102,6 +106,7 @@ function simulateRangeCamera(p: RangeCameraParams, depthAt: (x: number, y: numbe
         const inf: Vec3 = [x === cx ? 0 : (x - cx) * Infinity, y === cy ? 0 : (y - cy) * Infinity, Infinity];
         out.points.push(mulVec(ro, inf));
         out.render.push([NaN, NaN, NaN]);
+        out.centre.push([NaN, NaN, NaN]);
         out.depth.push(NaN);
         out.colors.push(color);
         out.pixel.push((h - 1 - y) * w + x);
@@ -154,7 +159,7 @@ describe('RangeCamera relay', () => {
     ['openhrp3/sample/model/simple_vehicle_with_camera.wrl', 'VISION_SENSOR1', null],
   ];
   for (const [file, name, mode] of cases) {
-    it(`${name} of ${file}${mode ? ` as ${mode}` : ''}: points land where Choreonoid put them, depth image and CameraInfo follow`, () => {
+    it(`${name} of ${file}${mode ? ` as ${mode}` : ''}: points land on their pixels' centre rays at Choreonoid's depth, depth image and CameraInfo follow`, () => {
       const model = load(file, (m) => {
         const d = m.devices.find((x) => x.name === name) as Extract<Device, { type: 'RangeCamera' }>;
         if (mode) d.params = { ...d.params, optical_frame_rotation: R_OPTICAL[mode] };
@@ -179,13 +184,14 @@ describe('RangeCamera relay', () => {
       expect([depth.width, depth.height, depth.encoding]).toEqual([p.width, p.height, '32FC1']);
       expect([info.width, info.height]).toEqual([p.width, p.height]);
 
-      // Through TF: the optical frame's rotation in the device frame maps our points onto Choreonoid's.
+      // Through TF: the optical frame's rotation in the device frame maps our points onto Choreonoid's surface
+      // points, each on its pixel's centre ray (Choreonoid's own are half a pixel off, through the pixel's edge).
       const rOptical = localRotation(model, `${name}_optical_frame`);
       const depths = new Float32Array(depth.data.buffer, depth.data.byteOffset, p.width * p.height);
       const view = new DataView(points.data.buffer, points.data.byteOffset);
       let valid = 0;
       const problems: string[] = [];
-      frame.points.forEach((choreonoid, i) => {
+      frame.centre.forEach((surface, i) => {
         const ours = readXyz(points, i);
         if (Number.isNaN(frame.depth[i]!)) {
           if (!ours.every(Number.isNaN) || !Number.isNaN(depths[i]!)) problems.push(`pixel ${i}: invalid in Choreonoid, ours ${ours} / ${depths[i]}`);
@@ -193,7 +199,12 @@ describe('RangeCamera relay', () => {
         }
         valid++;
         const inDevice = mulVec(rOptical, ours);
-        if (inDevice.some((v, j) => Math.abs(v - choreonoid[j]!) > 1e-5)) problems.push(`pixel ${i}: ${inDevice} vs ${choreonoid}`);
+        if (inDevice.some((v, j) => Math.abs(v - surface[j]!) > 1e-5)) problems.push(`pixel ${i}: ${inDevice} vs ${surface}`);
+        // Pixel for pixel with CameraInfo: the point is K⁻¹·(u, v, 1)·depth.
+        const [u, v] = [i % p.width, Math.floor(i / p.width)];
+        const [fx, cx, fy, cy] = [info.k[0]!, info.k[2]!, info.k[4]!, info.k[5]!];
+        const fromInfo = [((u - cx) * depths[i]!) / fx, ((v - cy) * depths[i]!) / fy, depths[i]!];
+        if (fromInfo.some((c, j) => Math.abs(c - ours[j]!) > 1e-6)) problems.push(`pixel ${i}: ${ours} vs CameraInfo's ${fromInfo}`);
         if (Math.abs(depths[i]! - frame.depth[i]!) > 1e-5) problems.push(`pixel ${i}: depth ${depths[i]} vs ${frame.depth[i]}`);
         if (p.image_type === 'COLOR_IMAGE') {
           const word = view.getUint32(i * points.point_step + 12, true);
@@ -208,7 +219,7 @@ describe('RangeCamera relay', () => {
     });
   }
 
-  it('an unorganized cloud (is_organized: false) keeps its points and projects them into the depth image', () => {
+  it('an unorganized cloud (is_organized: false) keeps its points, each moved onto its pixel centre ray, and projects them into the depth image', () => {
     const model = load('choreonoid/share/model/Tank/Tank.body', (m) => {
       const d = m.devices.find((x) => x.name === 'Kinect') as Extract<Device, { type: 'RangeCamera' }>;
       d.params = { ...d.params, is_organized: false };
@@ -221,7 +232,7 @@ describe('RangeCamera relay', () => {
     expect([points.width, points.height, points.is_dense]).toEqual([frame.points.length, 1, true]);
     const rOptical = localRotation(model, 'Kinect_optical_frame');
     const problems: string[] = [];
-    frame.points.forEach((c, i) => {
+    frame.centre.forEach((c, i) => {
       const inDevice = mulVec(rOptical, readXyz(points, i));
       if (inDevice.some((v, j) => Math.abs(v - c[j]!) > 1e-5)) problems.push(`point ${i}: ${inDevice} vs ${c}`);
     });

@@ -134,6 +134,14 @@ export interface RangeCameraOutput {
  * flattened it to one row: the output is organized again and depth is the z of each point.
  * Otherwise (is_organized: false drops invalid points) each point is projected with the camera's
  * intrinsics back to the pixel Choreonoid computed it from, the nearest one kept per pixel.
+ *
+ * Every valid output point lies on its pixel's centre ray through the intrinsics (CameraInfo), at the depth
+ * Choreonoid measured there: x = (u − cx)·z / fx, y = (v − cy)·z / fy. Choreonoid reads the depth at the
+ * pixel's centre but unprojects it through the pixel's left and lower edge (NDC 2x/w − 1, 2y/h − 1), which
+ * puts its points half a pixel off the surface they were measured on (a floor seen from 0.7 m lay
+ * z / (2·fy) below the floor); on the centre ray the point is on it, and the cloud, the depth image and
+ * CameraInfo agree pixel for pixel. A source that already unprojects through the centres gets the same
+ * points back.
  */
 export function rangeCameraFromCloud(
   input: PointCloud2,
@@ -157,58 +165,35 @@ export function rangeCameraFromCloud(
   const { f32, u32 } = words(input.data);
   const depth = reuse?.depth.length === w * h ? reuse.depth : new Float32Array(uninitializedBuffer(w * h * 4));
   const { pointStep: step, x: ox, y: oy, z: oz } = layout;
+  // The centre ray of column u is (rayX[u], rayY[v], 1).
+  const rayX = new Float64Array(w);
+  const rayY = new Float64Array(h);
+  for (let u = 0; u < w; u++) rayX[u] = (u - k.cx) / k.fx;
+  for (let v = 0; v < h; v++) rayY[v] = (v - k.cy) / k.fy;
   let dense = true;
-  // Separate loops for the organized and unorganized cases and for the colour words keep the
-  // per-point work free of loop-invariant branches.
-  if (organized && step === 4 && ox === 0 && oy === 1 && oz === 2 && stride === 4 && layout.rgb === 3) {
-    // choreonoid_ros's COLOR_DEPTH layout (x, y, z, rgb at 0, 4, 8, 12, point_step 16) is already the
-    // output's: one block copy, then only the invalid points are rewritten (NaN, rgb kept) while depth
-    // is filled — a third of the per-point writes of the loops below.
-    out.set(f32.subarray(0, n * 4));
-    for (let i = 0, s = 0; i < n; i++, s += 4) {
-      const z = f32[s + 2]!;
-      if (z > 0 && z < Infinity && f32[s]! - f32[s]! === 0 && f32[s + 1]! - f32[s + 1]! === 0) {
-        depth[i] = z;
-      } else {
-        out[s] = out[s + 1] = out[s + 2] = depth[i] = NaN;
-        dense = false;
+  if (organized) {
+    // One pass over the pixels, row by row, colour words included; x and y are read only to tell a valid
+    // point (finite) from a missing one (Choreonoid's infinite coordinates).
+    const orgb = rgb ? layout.rgb! : -1;
+    for (let v = 0, i = 0, s = 0, o = 0; v < h; v++) {
+      const ry = rayY[v]!;
+      for (let u = 0; u < w; u++, i++, s += step, o += stride) {
+        const x = f32[s + ox]!;
+        const y = f32[s + oy]!;
+        const z = f32[s + oz]!;
+        if (z > 0 && z < Infinity && x - x === 0 && y - y === 0) {
+          out[o] = rayX[u]! * z;
+          out[o + 1] = ry * z;
+          out[o + 2] = z;
+          depth[i] = z;
+        } else {
+          out[o] = out[o + 1] = out[o + 2] = depth[i] = NaN;
+          dense = false;
+        }
+        if (orgb >= 0) outU32![o + 3] = u32[s + orgb]!;
       }
     }
-    const points = pointCloud(header, w, h, true, buffer, dense);
-    return { points, depth };
-  } else if (organized && step === 3 && ox === 0 && oy === 1 && oz === 2 && stride === 3) {
-    // choreonoid_ros's own layout (x, y, z at 0, 4, 8, point_step 12) into xyz: the same loop with the
-    // field offsets as constants and one index for both clouds, about a fifth faster.
-    for (let i = 0, s = 0; i < n; i++, s += 3) {
-      const x = f32[s]!;
-      const y = f32[s + 1]!;
-      const z = f32[s + 2]!;
-      if (z > 0 && z < Infinity && x - x === 0 && y - y === 0) {
-        out[s] = x;
-        out[s + 1] = y;
-        out[s + 2] = z;
-        depth[i] = z;
-      } else {
-        out[s] = out[s + 1] = out[s + 2] = depth[i] = NaN;
-        dense = false;
-      }
-    }
-  } else if (organized) {
-    for (let i = 0, s = 0, o = 0; i < n; i++, s += step, o += stride) {
-      const x = f32[s + ox]!;
-      const y = f32[s + oy]!;
-      const z = f32[s + oz]!;
-      // Finite x and y with z > 0: Choreonoid marks a missing pixel with infinite coordinates.
-      if (z > 0 && z < Infinity && x - x === 0 && y - y === 0) {
-        out[o] = x;
-        out[o + 1] = y;
-        out[o + 2] = z;
-        depth[i] = z;
-      } else {
-        out[o] = out[o + 1] = out[o + 2] = depth[i] = NaN;
-        dense = false;
-      }
-    }
+    return { points: pointCloud(header, w, h, rgb, buffer, dense), depth };
   } else {
     depth.fill(NaN);
     // Choreonoid unprojects pixel (x, row v) through its left and lower edge (NDC 2x/w − 1 and
@@ -221,15 +206,18 @@ export function rangeCameraFromCloud(
       const y = f32[s + oy]!;
       const z = f32[s + oz]!;
       if (z > 0 && z < Infinity && x - x === 0 && y - y === 0) {
-        out[o] = x;
-        out[o + 1] = y;
-        out[o + 2] = z;
         const u = Math.round((k.fx * x) / z + cu);
         const v = Math.round((k.fy * y) / z + cv);
         if (u >= 0 && u < w && v >= 0 && v < h) {
+          out[o] = rayX[u]! * z;
+          out[o + 1] = rayY[v]! * z;
           const p = v * w + u;
           if (!(depth[p]! <= z)) depth[p] = z;
+        } else {
+          out[o] = x;
+          out[o + 1] = y;
         }
+        out[o + 2] = z;
       } else {
         out[o] = out[o + 1] = out[o + 2] = NaN;
         dense = false;

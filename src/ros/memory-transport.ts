@@ -82,7 +82,8 @@ export interface MemoryTransport extends Transport {
   active(): { subscriptions: number; timers: number };
   /**
    * Sets the node clock without firing timers (e.g. to simulate a bag replay jumping backwards). Wall time
-   * follows forward moves, as it does for a node without sim time, and never goes back.
+   * follows forward moves, as it does for a node without sim time, and never goes back. On a jump back, timers
+   * on the node clock fall due one period after the new time, as rcl's do.
    */
   setTime(t: Time): void;
   /** Moves the node clock and wall time forward by `ms`, firing every timer that falls due, in time order. */
@@ -235,6 +236,9 @@ export function createMemoryTransport(
     setTime(t: Time): void {
       const ns = timeToNs(t);
       if (ns > nowNs) wallNs += ns - nowNs;
+      // rcl's timers on ROS time, when the clock jumps back (a simulation started again): the next call comes
+      // one period after the new time (rcl/timer.c, _rcl_timer_time_jump), not when the clock has caught up.
+      if (ns < nowNs) for (const timer of timers) if (!timer.wall && timer.nextNs > ns + timer.periodNs) timer.nextNs = ns + timer.periodNs;
       nowNs = ns;
     },
     advance: (ms) => run(ms, true),

@@ -1,0 +1,105 @@
+# Run inside Choreonoid after the project loads: `choreonoid Checker.cnoid probe.py` (test/ros-live-choreonoid.test.ts).
+# Choreonoid's own account of the simulation, for the test to hold body_bridge against:
+# - starts the simulation through the SimulationBar (WorldROS2Item publishes /clock only for a simulation
+#   started there);
+# - every 50 ms, appends to $BB_PROBE_DIR/probe.jsonl one line with the wall time, the simulation time, the
+#   joint positions and every link's world pose of the robot body item as Choreonoid holds them (the simulator
+#   writes all link positions into the item: output_all_link_positions);
+# - once, each device's link and local pose (Device::T_local);
+# - obeys commands written to $BB_PROBE_DIR/command: "stop", "start", "restart" (stop, then start from time 0),
+#   "quit"; each is acknowledged with an {"event": ...} line. Event lines also go to $BB_PROBE_DIR/events.jsonl.
+# Poses are 4x4 matrices, row-major.
+import json
+import os
+import time
+
+from cnoid.Base import App, RootItem
+from cnoid.BodyPlugin import BodyItem, SimulationBar, SimulatorItem
+from cnoid.QtCore import QTimer
+
+PROBE_DIR = os.environ.get("BB_PROBE_DIR", ".")
+LOG = os.path.join(PROBE_DIR, "probe.jsonl")
+EVENTS = os.path.join(PROBE_DIR, "events.jsonl")
+COMMAND = os.path.join(PROBE_DIR, "command")
+ROBOT = os.environ.get("BB_PROBE_BODY", "Checker")
+
+
+def matrix(T):
+    return [float(T[i][j]) for i in range(4) for j in range(4)]
+
+
+class Probe:
+    def __init__(self):
+        self.out = open(LOG, "a", buffering=1)
+        self.events = open(EVENTS, "a", buffering=1)
+        root = RootItem.instance
+        self.simulator = root.findItem(SimulatorItem)
+        self.bodyItem = None
+        for item in root.getDescendantItems(BodyItem):
+            if item.name == ROBOT:
+                self.bodyItem = item
+        if not self.simulator or not self.bodyItem:
+            self.log({"event": "error", "message": "no SimulatorItem or no body item %s" % ROBOT})
+            return
+        body = self.bodyItem.body
+        self.log({
+            "event": "model",
+            "links": [link.name for link in body.links],
+            "joints": [body.joint(i).jointName for i in range(body.numJoints)],
+            "devices": [{"name": d.name, "type": d.typeName, "link": d.link.name, "T_local": matrix(d.T_local)} for d in body.devices],
+        })
+        self.simulator.sigSimulationStarted.connect(lambda: self.log({"event": "started"}))
+        self.simulator.sigSimulationFinished.connect(lambda forced: self.log({"event": "finished"}))
+        self.timer = QTimer()
+        self.timer.setInterval(50)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+        self.pending = None
+        if os.environ.get("BB_PROBE_NOSTART", "") == "":
+            self.start()
+
+    def log(self, entry):
+        entry["wall"] = time.time()
+        line = json.dumps(entry) + "\n"
+        self.out.write(line)
+        if "event" in entry:
+            self.events.write(line)
+
+    def start(self):
+        SimulationBar.instance.startSimulation(True)
+        self.log({"event": "start"})
+
+    def stop(self):
+        self.simulator.stopSimulation(True)
+        self.log({"event": "stop"})
+
+    def tick(self):
+        if self.pending == "start" and not self.simulator.isRunning():
+            self.pending = None
+            self.start()
+        if os.path.exists(COMMAND):
+            with open(COMMAND) as f:
+                command = f.read().strip()
+            os.remove(COMMAND)
+            self.log({"event": "command", "command": command})
+            if command == "stop":
+                self.stop()
+            elif command == "start":
+                self.start()
+            elif command == "restart":
+                self.stop()
+                self.pending = "start"
+            elif command == "quit":
+                self.timer.stop()
+                App.exit()
+                return
+        body = self.bodyItem.body
+        self.log({
+            "sim": float(self.simulator.currentTime),
+            "running": bool(self.simulator.isRunning()),
+            "q": {body.joint(i).jointName: float(body.joint(i).q) for i in range(body.numJoints)},
+            "links": {link.name: matrix(link.T) for link in body.links},
+        })
+
+
+probe = Probe()
