@@ -26,7 +26,7 @@ function requireBuild(): void {
 }
 
 describe('launch files', () => {
-  const files = ['launch/bridge.launch.py', 'launch/display.launch.py'];
+  const files = ['launch/bridge.launch.py', 'launch/display.launch.py', 'launch/moveit.launch.py', 'launch/body_bridge_tools.py'];
 
   it('compile with python3 -m py_compile', () => {
     const r = spawnSync('python3', ['-m', 'py_compile', ...files], {
@@ -65,6 +65,9 @@ print(json.dumps(out))`;
     const display = info['launch/display.launch.py']!;
     expect(display.nodes.map((n) => n.package)).toEqual(["'joint_state_publisher_gui'", "'rviz2'"]);
     expect(display.nodes[1]!.arguments).toContain("'-d'");
+    const moveit = info['launch/moveit.launch.py']!;
+    expect(moveit.args).toEqual(expect.arrayContaining(['body_file', 'free_root_frame', 'joint_states_topic', 'execution', 'rviz']));
+    expect(moveit.nodes.map((n) => n.package)).toEqual(["'moveit_ros_move_group'", "'rviz2'"]);
   });
 });
 
