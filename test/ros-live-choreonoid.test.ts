@@ -35,7 +35,9 @@ import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { mulVec } from '../src/model/math.js';
 import type { Device, RobotModel, Vec3 } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
-import { type Any, guiEnv, installedPackage, liveRos, onPath, processGroup, rosPackagePrefix, sleep, sourced, startXvfb, waitFor, type XDisplay } from './support/live-rig.js';
+import { type Any, guiEnv, installedPackage, liveRos, processGroup, sleep, sourced, startXvfb, waitFor, type XDisplay } from './support/live-rig.js';
+import { skipWithout } from './support/peer-skip.js';
+import { findChoreonoidRos, findXvfb } from './support/peers.js';
 import {
   applyPose,
   castRay,
@@ -53,21 +55,11 @@ import {
 } from './live/choreonoid/geometry.js';
 import { BOXES, GRAVITY, MASS, MOTION_FILE, motionSeq, POSES, PROJECT, ROBOT_BODY, ROBOT_NAME, SCENE_DIR, SETTLE } from './live/choreonoid/scene.js';
 
-/** choreonoid_ros's `choreonoid` (it loads the ROS2 plugin), as `ros2 run choreonoid_ros choreonoid` finds it. */
-function choreonoidExecutable(): string | null {
-  const prefix = rosPackagePrefix('choreonoid_ros');
-  if (!prefix) return null;
-  const exe = join(prefix, 'lib', 'choreonoid_ros', 'choreonoid');
-  return existsSync(exe) ? exe : null;
-}
-
 const ros = await liveRos();
-const choreonoid = ros.skip ? null : choreonoidExecutable();
-const skip =
-  ros.skip ??
-  (!choreonoid ? 'Choreonoid with choreonoid_ros is not installed in the sourced ROS 2 (no choreonoid_ros package with lib/choreonoid_ros/choreonoid on AMENT_PREFIX_PATH; ../shared/peers.md)' : null) ??
-  (!onPath('Xvfb') ? 'Xvfb is not installed (apt-get install xvfb)' : null);
-if (skip) console.log(`test/ros-live-choreonoid.test.ts skipped: ${skip}`);
+// The simulator is looked for only where the graph is there: elsewhere the first line says it all.
+const chor = ros.ok ? findChoreonoidRos() : null;
+const choreonoid = chor?.ok ? chor.exe : null;
+const skip = skipWithout(ros) || skipWithout(chor!, findXvfb());
 
 const reportDir = join(projectRoot, 'build', 'live-choreonoid');
 const BODY_NS = defaultInputNamespace(ROBOT_NAME);
@@ -173,7 +165,7 @@ function boxCorners(name: string): Vec3[] {
   return out;
 }
 
-describe.skipIf(skip !== null)('Choreonoid feeds body_bridge: a real simulation against ground truth', () => {
+describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against ground truth', () => {
   let rcl: Any;
   let node: Any;
   let x: XDisplay;

@@ -87,6 +87,9 @@ print(json.dumps(out))`;
     const display = info['launch/display.launch.py']!;
     expect(display.nodes.map((n) => n.package)).toEqual(["'joint_state_publisher_gui'", "'rviz2'"]);
     expect(display.nodes[1]!.arguments).toContain("'-d'");
+    const moveit = info['launch/moveit.launch.py']!;
+    expect(moveit.args).toEqual(expect.arrayContaining(['body_file', 'free_root_frame', 'joint_states_topic', 'execution', 'rviz']));
+    expect(moveit.nodes.map((n) => n.package)).toEqual(["'moveit_ros_move_group'", "'rviz2'"]);
   });
 });
 

@@ -1,0 +1,252 @@
+// MoveIt 2's move_group planning with what body_bridge serves, as a user runs it: `ros2 launch body_bridge
+// moveit.launch.py body_file:=X` with the package built by colcon, then test/peers/moveit_probe.py (rclpy and
+// moveit_msgs) asking move_group through its own services and action. For PA10, UR10, SR1, GR001 and HRP4C:
+// - move_group starts with no warning or error in the launch log (nor does body_bridge), and its planning
+//   interface knows every group the SRDF names;
+// - the home state, as the SRDF states it and as move_group's current state (the node's joint_states and
+//   /tf_static), is free of self-collision in MoveIt's planning scene;
+// - for every chain group, a joint-space goal and a pose goal (the tip's pose, from /compute_fk, at a random
+//   collision-free configuration: MoveIt samples the goal by IK with the KDL plugin) are planned, end where
+//   asked, and every trajectory point stays within the URDF's position limits and joint_limits.yaml's
+//   velocities and accelerations — the URDF, the SRDF and the YAML read here independently of the writer;
+// - a goal in self-collision (found with /check_state_validity on random states of the chain groups, so the
+//   collision matrix leaves that collision enabled) is refused.
+// Planning must stay warning-free too, up to the refused goal (which MoveIt rightly complains about).
+// Skipped, with the reason, where ROS 2 or MoveIt's move_group is absent. Figures go to build/live-moveit/.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
+import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor } from './support/live-rig.js';
+import { skipWithout } from './support/peer-skip.js';
+import { everyOnPath, findMoveGroup } from './support/peers.js';
+import {
+  chainJoints,
+  complaints,
+  pairKey,
+  peakRatios,
+  type ProbePlan,
+  readJointLimits,
+  readSrdf,
+  readUrdf,
+  trajectoryViolations,
+} from './support/moveit-live.js';
+
+const ros = await liveRos();
+// move_group is looked for only where the graph is there: elsewhere the first line says it all.
+const skip = skipWithout(ros) || skipWithout(findMoveGroup());
+
+const probeScript = join(projectRoot, 'test/peers/moveit_probe.py');
+const results = join(projectRoot, 'build', 'live-moveit');
+const SUCCESS = 1;
+const READY = 'You can start planning now!';
+
+/** The Python the sourced ROS 2 runs its own tools with (the ros2 script's #! line): rclpy is built for it. */
+function rosPython(): string {
+  const first = readFileSync(everyOnPath('ros2')[0]!, 'utf8').split('\n')[0]!;
+  return first.startsWith('#!') ? first.slice(2).trim().split(/\s+/)[0]! : 'python3';
+}
+
+interface Robot {
+  name: string;
+  file: string;
+  /** Groups the SRDF must name (the inferred names docs/moveit.md promises). */
+  groups: string[];
+}
+
+const robots: Robot[] = [
+  { name: 'PA10', file: 'choreonoid/share/model/PA10/PA10.body', groups: ['arm', 'hand', 'whole_body'] },
+  { name: 'UR10', file: 'choreonoid/share/model/UniversalRobots/UR10.body', groups: ['arm', 'whole_body'] },
+  { name: 'SR1', file: 'choreonoid/share/model/SR1/SR1.body', groups: ['CHEST', 'LARM', 'RARM', 'LLEG', 'RLEG', 'whole_body'] },
+  // The corpus has GR001 as a .body (with STL meshes) only; no .wrl of it exists there.
+  { name: 'GR001', file: 'choreonoid/share/model/GR001/GR001.body', groups: ['RLEG', 'LLEG', 'CHEST_P', 'HEAD', 'RARM', 'LARM', 'whole_body'] },
+  { name: 'HRP4C', file: 'choreonoid/share/model/HRP4C/HRP4C.body', groups: ['LLEG', 'RLEG', 'CHEST_Y', 'HEAD', 'LARM', 'RARM', 'whole_body'] },
+];
+
+interface ProbeResult {
+  planning_frame?: string;
+  interfaces?: { name: string; pipeline_id: string; planner_ids: string[] }[];
+  home?: { current: { valid: boolean; contacts: string[][] }; srdf: { valid: boolean; contacts: string[][] } };
+  plans?: (ProbePlan & { goal: unknown; seconds: number })[];
+  self_collision?: { group: string | null; tries: number; state?: Record<string, number>; contacts?: string[][]; error_code?: number; planning_time?: number; points?: number };
+}
+
+describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge serves', () => {
+  let rcl: Any;
+  let node: Any;
+  let setup = '';
+  let scratch = '';
+  const procs = processGroup();
+  const summary: Record<string, unknown> = {};
+
+  beforeAll(async () => {
+    requireShared();
+    rcl = ros.rcl;
+    mkdirSync(results, { recursive: true });
+    scratch = mkdtempSync(join(tmpdir(), 'bb-live-moveit-'));
+    setup = await installedPackage();
+    await rcl.init(undefined, ['node', 'moveit-test']);
+    const options = new rcl.NodeOptions();
+    options.enableRosout = false;
+    node = new rcl.Node(`bb_moveit_test_${process.pid}`, '', undefined, options);
+    node.spin();
+  }, 1_500_000);
+
+  afterAll(async () => {
+    await procs.stopAll();
+    node?.destroy();
+    if (rcl && !rcl.isShutdown()) rcl.shutdown();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (Object.keys(summary).length > 0) writeFileSync(join(results, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  });
+
+  /** The latest message on a latched String topic, once it names `robot`. */
+  const latched = async (topic: string, accept: (text: string) => boolean): Promise<string> => {
+    let got: string | undefined;
+    const sub = node.createSubscription('std_msgs/msg/String', topic, { qos: new rcl.QoS(1, 1, 1, 1) }, (m: Any) => {
+      if (accept(m.data)) got = m.data;
+    });
+    try {
+      return await waitFor(topic, 120_000, () => got);
+    } finally {
+      node.destroySubscription(sub);
+    }
+  };
+
+  /** Runs the probe with the installed package sourced; its JSON answer, or an error with its stderr. */
+  const probe = (request: unknown, log: () => string): Promise<ProbeResult> =>
+    new Promise((resolve, reject) => {
+      const p = spawn('bash', sourced(setup, `${rosPython()} ${probeScript}`), { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      p.stdout.on('data', (d) => (out += String(d)));
+      p.stderr.on('data', (d) => (err += String(d)));
+      const timer = setTimeout(() => p.kill('SIGKILL'), 900_000);
+      p.on('exit', (code) => {
+        clearTimeout(timer);
+        if (code === 0) resolve(JSON.parse(out) as ProbeResult);
+        else reject(new Error(`moveit_probe.py exited ${code}:\n${err.slice(-4000)}\nlaunch log:\n${log().slice(-4000)}`));
+      });
+      p.stdin.end(JSON.stringify(request));
+    });
+
+  for (const robot of robots) {
+    it(`${robot.name}: move_group starts clean, home is valid, every chain plans within the limits, a self-colliding goal is refused`, async () => {
+      const file = join(corpusDir, robot.file);
+      const launchTmp = join(scratch, robot.name);
+      mkdirSync(launchTmp);
+      const started = Date.now();
+      const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge moveit.launch.py body_file:=${file}`), { ...process.env, TMPDIR: launchTmp });
+      await waitFor('move_group ready', 300_000, () => launch.output().includes(READY) || launch.child.exitCode !== null, launch.output);
+      expect(launch.output(), launch.output().slice(-4000)).toContain(READY);
+      const startSeconds = (Date.now() - started) / 1000;
+
+      const urdfText = await latched('/robot_description', (t) => t.includes('<robot'));
+      const srdfText = await latched('/robot_description_semantic', (t) => t.includes('<robot'));
+      const urdf = readUrdf(urdfText);
+      const srdf = readSrdf(srdfText);
+      expect(srdf.robot).toBe(urdf.robot);
+      expect(srdf.groups.map((g) => g.name).sort()).toEqual([...robot.groups].sort());
+      const configDir = readdirSync(launchTmp).find((f) => f.startsWith('body_bridge_moveit_'));
+      expect(configDir, `the launch's configuration folder in ${launchTmp}`).toBeDefined();
+      const limits = readJointLimits(readFileSync(join(launchTmp, configDir!, 'joint_limits.yaml'), 'utf8'));
+      for (const j of urdf.moving) expect(limits.get(j)?.acceleration, `${j} in joint_limits.yaml`).toBeGreaterThan(0);
+
+      const chains = srdf.groups.filter((g) => g.chain).map((g) => ({ name: g.name, joints: chainJoints(urdf, g.chain!.base, g.chain!.tip), tip: g.chain!.tip }));
+      const request = {
+        seed: 1,
+        timeout: 120,
+        planning_time: 10.0,
+        home: Object.fromEntries(srdf.home),
+        limits: Object.fromEntries([...urdf.moving].map((j) => [j, [urdf.joints.get(j)!.lower, urdf.joints.get(j)!.upper]])),
+        chains,
+        collision_tries: 3000,
+      };
+      const answers = await probe({ ...request, checks: ['interfaces', 'home', 'joint', 'pose'] }, launch.output);
+      const cleanLog = launch.output();
+      const refused = await probe({ ...request, checks: ['self_collision'] }, launch.output);
+      await procs.stopAll();
+
+      const plans = answers.plans ?? [];
+      const ratios = plans.map((p) => peakRatios(p, limits));
+      const record = {
+        file: robot.file,
+        moveGroupStartSeconds: startSeconds,
+        groups: srdf.groups.map((g) => g.name),
+        planningFrame: answers.planning_frame,
+        home: answers.home,
+        plans: plans.map((p, i) => ({
+          group: p.group,
+          kind: p.kind,
+          errorCode: p.error_code,
+          planningTime: p.planning_time,
+          points: p.points.length,
+          duration: p.points.at(-1)?.t,
+          end: p.end,
+          peak: ratios[i],
+          violations: trajectoryViolations(p, urdf, limits).length,
+        })),
+        selfCollision: refused.self_collision,
+        warnings: complaints(cleanLog),
+      };
+      summary[robot.name] = record;
+      writeFileSync(join(results, `${robot.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
+      console.log(`${robot.name}: ${JSON.stringify({ ...record, plans: record.plans.map((p) => `${p.group}/${p.kind} ${p.errorCode} ${p.planningTime.toFixed(3)} s`) })}`);
+
+      // Start-up and planning: nothing from move_group, body_bridge or launch complains.
+      expect(complaints(cleanLog), cleanLog.slice(-6000)).toEqual([]);
+
+      // Every group the SRDF names is a planning group of move_group's OMPL pipeline (it lists each group's default configuration by the group's name).
+      const ompl = answers.interfaces!.find((i) => i.pipeline_id === 'ompl');
+      expect(ompl, JSON.stringify(answers.interfaces)).toBeDefined();
+      for (const g of srdf.groups) expect(ompl!.planner_ids, g.name).toContain(g.name);
+
+      expect(answers.home!.srdf).toEqual({ valid: true, contacts: [] });
+      expect(answers.home!.current).toEqual({ valid: true, contacts: [] });
+
+      expect(plans.map((p) => `${p.group}/${p.kind}`)).toEqual(chains.flatMap((c) => [`${c.name}/joint`, `${c.name}/pose`]));
+      for (const [i, p] of plans.entries()) {
+        const what = `${robot.name} ${p.group} ${p.kind} goal`;
+        expect(p.error_code, what).toBe(SUCCESS);
+        expect(p.points.length, what).toBeGreaterThan(1);
+        expect([...p.joint_names].sort(), what).toEqual([...chains.find((c) => c.name === p.group)!.joints].sort());
+        expect(trajectoryViolations(p, urdf, limits), what).toEqual([]);
+        // Time-optimal parametrisation drives some joint to a velocity or acceleration limit: the limits it met were joint_limits.yaml's.
+        expect(Math.max(ratios[i]!.velocity, ratios[i]!.acceleration), what).toBeGreaterThan(0.5);
+        if (p.kind === 'joint') expect(p.end!.joint_error!, what).toBeLessThanOrEqual(1e-3 + 1e-9);
+        else {
+          expect(p.end!.position_error!, what).toBeLessThanOrEqual(1e-3 + 1e-6);
+          expect(p.end!.angle_error!, what).toBeLessThan(0.05);
+        }
+      }
+
+      const hit = refused.self_collision!;
+      expect(hit.group, `no self-colliding state in ${hit.tries} random states`).not.toBeNull();
+      expect(hit.contacts!.length).toBeGreaterThan(0);
+      for (const [a, b] of hit.contacts!) expect(srdf.disabled.has(pairKey(a!, b!)), `${a} / ${b}`).toBe(false);
+      expect(hit.error_code, `goal in collision ${JSON.stringify(hit.contacts)}`).not.toBe(SUCCESS);
+      expect(hit.points).toBe(0);
+    }, 1_200_000);
+  }
+});
+
+// Runs everywhere: the check the live suite relies on must be able to fail.
+describe('the live suite\'s trajectory check', () => {
+  it('the trajectory check finds what it is for (a trajectory doubled in speed, one pushed past a limit)', () => {
+    const urdf = readUrdf('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" velocity="2" effort="1"/></joint></robot>');
+    const limits = readJointLimits('joint_limits:\n  j: {has_velocity_limits: true, max_velocity: 2.0, has_acceleration_limits: true, max_acceleration: 4.0}\n');
+    const plan: ProbePlan = {
+      group: 'g', kind: 'joint', error_code: 1, planning_time: 0, joint_names: ['j'],
+      points: [{ t: 0, p: [0], v: [0], a: [4] }, { t: 0.5, p: [0.5], v: [2], a: [0] }, { t: 1, p: [1], v: [0], a: [-4] }],
+    };
+    expect(trajectoryViolations(plan, urdf, limits)).toEqual([]);
+    expect(peakRatios(plan, limits)).toEqual({ velocity: 1, acceleration: 1 });
+    const fast = { ...plan, points: plan.points.map((p) => ({ ...p, v: p.v.map((v) => v * 2), a: p.a.map((a) => a * 4) })) };
+    expect(trajectoryViolations(fast, urdf, limits)).toHaveLength(3);
+    const out = { ...plan, points: [...plan.points, { t: 1.1, p: [1.01], v: [0], a: [0] }] };
+    expect(trajectoryViolations(out, urdf, limits)).toEqual(['point 3: j at 1.01 outside [-1, 1]']);
+    expect(trajectoryViolations({ ...plan, points: [...plan.points].reverse() }, urdf, limits)[0]).toMatch(/^point 1: time/);
+  });
+});
