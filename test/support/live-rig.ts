@@ -23,7 +23,7 @@ const rosInstall = 'source a ROS 2 (its setup.bash), then run npm ci so that rcl
  */
 export async function liveRos(): Promise<(Lookup<{ rcl: Any }> & { skip: null; rcl: Any }) | (Lookup<{ rcl: Any }> & { skip: string; rcl: null })> {
   const absent = (reason: string) => ({ ...missing('ROS 2 with rclnodejs', 'ros', reason, rosInstall), skip: reason, rcl: null });
-  if (!process.env.AMENT_PREFIX_PATH) return absent('ROS 2 is not sourced (AMENT_PREFIX_PATH is not set)');
+  if (!process.env.AMENT_PREFIX_PATH) return absent('AMENT_PREFIX_PATH is not set (no ROS 2 is sourced)');
   const loaded = await loadRclnodejs();
   if ('error' in loaded) return absent(loaded.error);
   return { ok: true, rcl: loaded.rcl, skip: null };
