@@ -17,7 +17,9 @@
 // - every device reaches its standard topic, the fisheye cameras with a CameraInfo of their real size.
 // Then the simulation is stopped and started again (time jumps back to zero): /tf and every relayed topic must
 // follow within a second, without a restart of the node and without a stale transform, and the first pose is
-// checked again. Figures are printed and written to build/live-choreonoid/report.json.
+// checked again. Before the restart, the node's CPU while it relays the real streams is measured beside
+// topic_tools' C++ relay of the same topics (a figure, not a check). Figures are printed and written to
+// build/live-choreonoid/report.json.
 //
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with choreonoid_ros (its `choreonoid` found
 // through AMENT_PREFIX_PATH) or Xvfb are absent.
@@ -35,9 +37,9 @@ import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { mulVec } from '../src/model/math.js';
 import type { Device, RobotModel, Vec3 } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
-import { type Any, guiEnv, installedPackage, liveRos, processGroup, sleep, sourced, startXvfb, waitFor, type XDisplay } from './support/live-rig.js';
+import { type Any, commandLine, cpuOver, guiEnv, installedPackage, liveRos, processGroup, processTree, sleep, sourced, startXvfb, waitFor, type XDisplay } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
-import { findChoreonoidRos, findXvfb } from './support/peers.js';
+import { findChoreonoidRos, findTopicToolsRelay, findXvfb } from './support/peers.js';
 import {
   applyPose,
   castRay,
@@ -210,6 +212,47 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
   const logs = (): string => `--- body_bridge ---\n${launch?.output().slice(-4000) ?? ''}\n--- choreonoid ---\n${sim?.output().slice(-4000) ?? ''}`;
   const simTime = (): number => (clock.length ? clock[clock.length - 1]!.stamp : -1);
 
+  /**
+   * CPU of the node while it relays Choreonoid's streams (and turns its joint_states into /tf), beside
+   * topic_tools' C++ relay carrying the same input topics to subscribers alike, over the same ten seconds.
+   * A figure for the note, not a pass/fail.
+   */
+  const relayCpu = async (): Promise<Record<string, Any>> => {
+    const relay = findTopicToolsRelay();
+    if (!relay.ok) return { skipped: relay.reason };
+    const wall = (): number => Date.now() / 1000;
+    const nodePids = processTree(launch.child.pid!).filter((p) => p !== launch.child.pid && /node|body.bridge/.test(commandLine(p)));
+    const relays: ReturnType<typeof procs.start>[] = [];
+    const carried: Record<string, { in: string; wall: number[] }> = {};
+    const inputsOf = [...inputs.keys(), `${BODY_NS}/joint_states`];
+    inputsOf.forEach((input, i) => {
+      const out = `/bb_cpp_relay/t${i}`;
+      relays.push(procs.start(relay.exe, [input, out], process.env));
+      carried[out] = { in: input, wall: [] };
+    });
+    await sleep(4000);
+    for (const [out, c] of Object.entries(carried)) {
+      const type = input2type.get(c.in) ?? 'sensor_msgs/msg/JointState';
+      node.createSubscription(type, out, { qos: new rcl.QoS(1, 10, 2, 2), isRaw: true }, () => c.wall.push(wall()));
+    }
+    await sleep(2000);
+    const from = wall();
+    const cpu = await cpuOver({ body_bridge: nodePids, topic_tools: relays.map((r) => r.child.pid!) }, 10_000);
+    const to = wall();
+    const rate = (walls: number[]): number => +(walls.filter((w) => w >= from && w <= to).length / (to - from)).toFixed(1);
+    const bridgeRates = Object.fromEntries([...topics.values()].map((t) => [t.topic, rate(t.arrivals.map((a) => a.wall))]));
+    const relayRates = Object.fromEntries(Object.values(carried).map((c) => [c.in, rate(c.wall)]));
+    for (const r of relays) await procs.stop(r);
+    return {
+      window_s: +(to - from).toFixed(1),
+      cores: cpu,
+      ratio: cpu.topic_tools! > 0 ? +(cpu.body_bridge! / cpu.topic_tools!).toFixed(2) : null,
+      body_bridge_pids: nodePids.map((p) => `${p} ${commandLine(p).slice(0, 80)}`),
+      messagesPerSecond: { body_bridge: bridgeRates, topic_tools: relayRates },
+    };
+  };
+  const input2type = new Map<string, string>();
+
   beforeAll(async () => {
     rcl = ros.rcl;
     mkdirSync(reportDir, { recursive: true });
@@ -282,6 +325,7 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
         device.type === 'RangeSensor' ? (set.topics[0]!.role === 'scan' ? 'sensor_msgs/msg/LaserScan' : 'sensor_msgs/msg/PointCloud2') : device.type === 'RangeCamera' ? 'sensor_msgs/msg/PointCloud2' : device.type === 'Camera' ? 'sensor_msgs/msg/Image' : device.type === 'ForceSensor' ? 'geometry_msgs/msg/WrenchStamped' : 'sensor_msgs/msg/Imu';
       const arrivals: Arrival[] = [];
       inputs.set(inputTopic, arrivals);
+      input2type.set(inputTopic, inputType);
       const clouds: { key: string; bytes: Uint8Array }[] = [];
       if (inputType === 'sensor_msgs/msg/PointCloud2') upstreamClouds.set(set.frame, clouds);
       node.createSubscription(inputType, inputTopic, { qos: sensorQoS, isRaw: true }, (b: Buffer) => {
@@ -321,6 +365,8 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
     } catch {
       // ImageMagick's import is only for the picture.
     }
+
+    report.cpu = await relayCpu();
 
     // Stop and start again: time jumps back to zero; the node must follow without a restart.
     restartWall = Date.now() / 1000;

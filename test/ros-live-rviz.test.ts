@@ -42,6 +42,17 @@ const SETTLE_MS = 12_000;
 const rvizComplaints = (log: string): string[] =>
   log.split('\n').filter((l) => /^\[rviz2-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]|\bERROR\b|Could not|No transform/.test(l));
 
+/**
+ * body_bridge lines of a launch log that are warnings or errors, but for those about the user's model itself:
+ * a warning located in the model file (file:line:column, as `body-bridge check` reports it) or a nameless
+ * device, which choreonoid_ros cannot publish either (its topic is the device's name).
+ */
+const bridgeComplaints = (log: string): string[] =>
+  log
+    .split('\n')
+    .filter((l) => /^\[body_bridge-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]/.test(l))
+    .filter((l) => !/\.(body|wrl|yaml):\d+:\d+: warning:/.test(l) && !/no input topic \(nameless device/.test(l));
+
 describe.skipIf(skip)('display.launch.py: rviz2 shows the model and its sensors', () => {
   let rcl: Any;
   let node: Any;
@@ -81,29 +92,31 @@ describe.skipIf(skip)('display.launch.py: rviz2 shows the model and its sensors'
   }
 
   const sensorPub = (type: string, topic: string) => node.createPublisher(type, topic, { qos: new rcl.QoS(1, 5, 2, 2) });
-  const header = (frame: string) => ({ stamp: node.now().toMsg(), frame_id: frame });
-  const solidImage = (frame: string, w: number, h: number, rgb: [number, number, number]) => ({
-    header: header(frame), height: h, width: w, encoding: 'rgb8', is_bigendian: 0, step: w * 3,
+  /** Stamped now, or at `stamp` (a simulation's time: what choreonoid_ros stamps its messages with under /clock). */
+  const header = (frame: string, stamp?: { sec: number; nanosec: number }) => ({ stamp: stamp ?? node.now().toMsg(), frame_id: frame });
+  const solidImage = (frame: string, w: number, h: number, rgb: [number, number, number], stamp?: { sec: number; nanosec: number }) => ({
+    header: header(frame, stamp), height: h, width: w, encoding: 'rgb8', is_bigendian: 0, step: w * 3,
     data: new Uint8Array(w * h * 3).map((_, i) => rgb[i % 3]!),
   });
-  /** A choreonoid_ros range-camera cloud (x/y/z with count 4, rgb as UINT32): a wall 1.5 m in front, all one colour. */
-  const wallCloud = (frame: string, w: number, h: number, rgb: [number, number, number]) => {
+  /** A choreonoid_ros range-camera cloud (x/y/z with count 4, rgb as UINT32): a wall 1.5 m ahead of the camera, all one colour. */
+  const wallCloud = (frame: string, w: number, h: number, rgb: [number, number, number], stamp?: { sec: number; nanosec: number }) => {
     const step = 16;
     const data = new Uint8Array(w * h * step);
     const view = new DataView(data.buffer);
     for (let v = 0; v < h; v++) {
       for (let u = 0; u < w; u++) {
         const i = (v * w + u) * step;
-        // Choreonoid's camera looks along −z with y up.
+        // choreonoid_ros turns Choreonoid's camera frame (y up, looking along −z) into the optical one before
+        // publishing (x right, y down, z forward: BodyROS2Item::updateRangeCamera), row by row from the top.
         view.setFloat32(i, ((u - w / 2) / w) * 1.5, true);
-        view.setFloat32(i + 4, ((h / 2 - v) / h) * 1.1, true);
-        view.setFloat32(i + 8, -1.5, true);
+        view.setFloat32(i + 4, ((v - h / 2) / h) * 1.1, true);
+        view.setFloat32(i + 8, 1.5, true);
         view.setUint32(i + 12, (rgb[0] << 16) | (rgb[1] << 8) | rgb[2], true);
       }
     }
     const fields = ['x', 'y', 'z'].map((name, j) => ({ name, offset: 4 * j, datatype: 7, count: 4 }));
     fields.push({ name: 'rgb', offset: 12, datatype: 6, count: 1 });
-    return { header: header(frame), height: h, width: w, fields, is_bigendian: false, point_step: step, row_step: step * w, data, is_dense: true };
+    return { header: header(frame, stamp), height: h, width: w, fields, is_bigendian: false, point_step: step, row_step: step * w, data, is_dense: true };
   };
 
   const tankFeed = () => {
@@ -111,11 +124,11 @@ describe.skipIf(skip)('display.launch.py: rviz2 shows the model and its sensors'
     const cloud = sensorPub('sensor_msgs/msg/PointCloud2', '/Tank/Kinect/point_cloud');
     const theta = sensorPub('sensor_msgs/msg/Image', '/Tank/Theta');
     return {
-      tick() {
-        kinect.publish(solidImage('Kinect', 320, 240, MAGENTA));
-        cloud.publish(wallCloud('Kinect', 320, 240, GREEN));
+      tick(stamp?: { sec: number; nanosec: number }) {
+        kinect.publish(solidImage('Kinect', 320, 240, MAGENTA, stamp));
+        cloud.publish(wallCloud('Kinect', 320, 240, GREEN, stamp));
         // Dual fisheye: Choreonoid sends width × width/2.
-        theta.publish(solidImage('Theta', 720, 360, MAGENTA));
+        theta.publish(solidImage('Theta', 720, 360, MAGENTA, stamp));
       },
       colours: [MAGENTA, GREEN],
     };
@@ -166,10 +179,11 @@ describe.skipIf(skip)('display.launch.py: rviz2 shows the model and its sensors'
         return {
           tick() {
             t += 0.05;
-            const stamp = { sec: Math.floor(t), nanosec: Math.round((t % 1) * 1e9) };
+            const ns = Math.round(t * 1e9);
+            const stamp = { sec: Math.floor(ns / 1e9), nanosec: ns % 1e9 };
             clock.publish({ clock: stamp });
             joints.publish({ header: { stamp, frame_id: '' }, name: ['TURRET_Y', 'TURRET_P'], position: [0.3, -0.1], velocity: [], effort: [] });
-            inner.tick();
+            inner.tick(stamp);
           },
           colours: inner.colours,
         };
@@ -204,7 +218,7 @@ describe.skipIf(skip)('display.launch.py: rviz2 shows the model and its sensors'
       await procs.stopAll();
 
       expect(rvizComplaints(log), log.slice(-4000)).toEqual([]);
-      expect(log).not.toMatch(/\[body_bridge-\d+\].*\[(WARN|ERROR)\]/);
+      expect(bridgeComplaints(log), log.slice(-4000)).toEqual([]);
       const changed = differingPixels(withRobot, emptyShot, x.width, { x: 0, y: 0, w: x.width, h: x.height });
       expect(changed, `${c.name}: pixels differing from the empty scene`).toBeGreaterThan(5000);
       for (const colour of feed?.colours ?? []) {

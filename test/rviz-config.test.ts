@@ -84,6 +84,25 @@ describe('body-bridge rviz', () => {
     for (const t of imus) expect(r.stderr).toContain(`/r1/${t.name} (sensor_msgs/Imu) has no display`);
   });
 
+  it.each([
+    ['choreonoid/share/model/Tank/SimpleTank.body', 'behind'],
+    ['choreonoid/share/model/Tank/Tank.body', 'behind'],
+    ['choreonoid/share/model/PA10/PA10.body', 'front'],
+    ['choreonoid/share/model/HRP4C/HRP4C.body', 'front'],
+  ] as const)('%s: the orbit view sees what range sensors see (eye %s the robot)', async (rel, side) => {
+    // rviz's orbit eye sits at distance·(cos yaw·cos pitch, sin yaw·cos pitch, sin pitch) from the focal point:
+    // behind the robot (−x) for robots whose clouds and scans lie ahead of them (+x), in front of it otherwise.
+    const r = await run(runRviz, [join(corpusDir, rel)]);
+    expect(r.status, r.stderr).toBe(0);
+    const view = (parse(r.stdout) as { 'Visualization Manager': { Views: { Current: { Distance: number; Yaw: number; Pitch: number } } } })['Visualization Manager'].Views.Current;
+    const eyeX = view.Distance * Math.cos(view.Yaw) * Math.cos(view.Pitch);
+    if (side === 'behind') {
+      expect(eyeX).toBeLessThan(0);
+      expect(view.Distance).toBeGreaterThanOrEqual(4);
+    } else expect(eyeX).toBeGreaterThan(0);
+    expect(view.Pitch).toBeGreaterThan(0);
+  });
+
   it('world_frame, free_root_frame (free roots only) and the naming conventions choose the fixed frame', async () => {
     const pa10 = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
     const sr1 = join(corpusDir, 'openhrp3/sample/model/sample1.wrl');

@@ -442,6 +442,24 @@ describe('the warning, located where the model names the mesh', () => {
     expect(r.stdout).toContain(`<mesh filename="file://${mesh}"/>`);
   });
 
+  test("the node: the loader's own warnings, located as `body-bridge check` prints them (file:line:column (at path))", async () => {
+    // Tank's TankBody.body has repairs the loader makes (a scale list of 3 numbers for an Extrusion, ...).
+    const file = join(corpusDir, 'choreonoid/share/model/Tank/Tank.body');
+    const check = await cli('check', file);
+    expect(check.code).toBe(0);
+    const checked = check.stderr.split('\n').filter((l) => l.includes(': warning: '));
+    expect(checked.length).toBeGreaterThan(0);
+    const transport = createMemoryTransport({ codec: peerCodec });
+    const bridge = startRobotPublisher(
+      { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
+      { ...defaultParams(), body_file: file, mesh_dir: join(dir, 'node-tank', 'generated'), publish_joint_states: false, watch_period: 0.5 },
+    );
+    const logged = transport.logs.filter((l) => l.level === 'warn' && !l.message.startsWith('URDF: ')).map((l) => l.message);
+    for (const line of checked) expect(logged).toContain(line);
+    for (const line of logged.filter((l) => l.includes(': warning: '))) expect(line).toMatch(/^\/\S+\.(body|wrl):\d+:\d+: warning: .+ \(at \S+\)$/);
+    bridge.stop();
+  });
+
   test('the node: logged once per load, located, and the model is served', () => {
     const { file, warning } = truncatedStlModel('node-body');
     const transport = createMemoryTransport({ codec: peerCodec });

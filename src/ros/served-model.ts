@@ -132,9 +132,10 @@ export function startServedModel(options: ServedModelOptions): ServedModel {
     const previous = served;
     served = s;
     failedSignature = null;
-    // Located (file:line:column), so a mesh rviz will fail on points at the line that names it.
+    // Located (file:line:column (at path)), as `body-bridge check` prints them: a loader repair or a mesh rviz
+    // will fail on points at the line of the model that causes it.
     for (const w of s.description.warnings) log.warn(`URDF: ${formatDiagnostic(w)}`);
-    for (const w of s.model.warnings) log.warn(`${s.model.sourceFile}: ${w.message}`);
+    for (const w of s.model.warnings) log.warn(formatDiagnostic(w));
     const world = worldLink(s.model, params().world_frame);
     const freeParent = freeRootParent(s.model, params().free_root_frame, s.frames);
     if (world && !world.static && !(freeParent && 'frame' in freeParent)) log.info(`not publishing ${world.frame} -> ${s.model.root}: ${world.reason}`);

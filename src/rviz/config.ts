@@ -156,6 +156,7 @@ export function rvizConfig(model: RobotModel, options: RvizOptions = {}): RvizCo
       else if (t.role === 'imu') undrawn.push(topic);
     }
   }
+  const view = orbitView(model, displays.some((d) => d.Class === `${PLUGIN}/PointCloud2` || d.Class === `${PLUGIN}/LaserScan`));
   const config = {
     Panels: [
       { Class: 'rviz_common/Displays', Name: 'Displays', 'Help Height': 0, 'Tree Height': 500 },
@@ -173,14 +174,14 @@ export function rvizConfig(model: RobotModel, options: RvizOptions = {}): RvizCo
       Views: {
         Current: {
           Class: `${PLUGIN}/Orbit`,
-          Distance: viewDistance(model),
+          Distance: view.distance,
           'Focal Point': { X: 0, Y: 0, Z: 0 },
           Name: 'Current View',
           'Near Clip Distance': 0.01,
-          Pitch: 0.5,
+          Pitch: view.pitch,
           'Target Frame': '<Fixed Frame>',
           Value: 'Orbit (rviz)',
-          Yaw: 0.8,
+          Yaw: view.yaw,
         },
         Saved: null,
       },
@@ -197,10 +198,17 @@ export function rvizConfig(model: RobotModel, options: RvizOptions = {}): RvizCo
   return { fixedFrame, displays: list, undrawn, yaml: doc.toString({ lineWidth: 0 }) };
 }
 
-/** A camera distance that frames the robot: its frames' reach from the root at the initial pose, at least 1.5 m. */
-function viewDistance(model: RobotModel): number {
+/**
+ * The orbit view rviz2 opens with: the robot framed by its frames' reach from the root at the initial pose
+ * (at least 1.5 m), seen from its front left. A robot whose range sensors draw points is seen from behind
+ * instead, over its shoulder, and from at least 4 m: what it senses lies ahead of it (+x, REP-103), which a
+ * view from the front would put behind the eye.
+ */
+function orbitView(model: RobotModel, drawsRanges: boolean): { distance: number; yaw: number; pitch: number } {
   const initial = new Map(model.links.map((l) => [l.joint.name, Number.isFinite(l.joint.initial) ? l.joint.initial : 0]));
   let reach = 0;
   for (const p of framePoses(frameTree(model), initial).values()) reach = Math.max(reach, Math.hypot(...p.root.translation));
-  return Math.round(Math.min(20, Math.max(1.5, reach * 3)) * 10) / 10;
+  const round = (x: number): number => Math.round(x * 10) / 10;
+  const framed = Math.min(20, Math.max(1.5, reach * 3));
+  return drawsRanges ? { distance: round(Math.max(4, framed)), yaw: round(0.8 + Math.PI), pitch: 0.5 } : { distance: round(framed), yaw: 0.8, pitch: 0.5 };
 }

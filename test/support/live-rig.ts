@@ -2,7 +2,7 @@
 // built by colcon once per run as a user would build it, processes started in their own groups and stopped
 // with them, and an X display (Xvfb) with screenshots for the GUI peers (rviz2, Choreonoid).
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -208,4 +208,57 @@ export function pixelsOfColour(a: Buffer, rgb: [number, number, number], toleran
     if (Math.abs(a[i]! - rgb[0]) <= tolerance && Math.abs(a[i + 1]! - rgb[1]) <= tolerance && Math.abs(a[i + 2]! - rgb[2]) <= tolerance) n++;
   }
   return n;
+}
+
+/** The process and all its descendants (from /proc): a launch file's nodes are children of `ros2 launch`. */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number): void => {
+    out.push(p);
+    for (const c of children.get(p) ?? []) walk(c);
+  };
+  walk(pid);
+  return out;
+}
+
+/** The command line of a process ('' once it is gone). */
+export const commandLine = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+};
+
+/** CPU seconds (user + system) a process has used so far; 0 once it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU each group of processes used over `ms` of wall time, as a fraction of one core. */
+export async function cpuOver(groups: Record<string, number[]>, ms: number): Promise<Record<string, number>> {
+  const sum = (pids: number[]): number => pids.reduce((a, p) => a + cpuSeconds(p), 0);
+  const before = Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, sum(pids)]));
+  const t0 = Date.now();
+  await sleep(ms);
+  const seconds = (Date.now() - t0) / 1000;
+  return Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, +((sum(pids) - before[k]!) / seconds).toFixed(4)]));
 }

@@ -316,6 +316,10 @@ export const findRviz2 = (env: Env = process.env): Lookup<Executable> => rosExec
 export const findMoveGroup = (env: Env = process.env): Lookup<Executable> =>
   rosExecutable('move_group', 'moveit_ros_move_group', 'move_group', rosInstall('a ROS 2 with MoveIt 2 (ros-<distro>-moveit)'), env);
 
+/** topic_tools' C++ relay: the floor a relay's CPU is measured against. */
+export const findTopicToolsRelay = (env: Env = process.env): Lookup<Executable> =>
+  rosExecutable('topic_tools relay', 'topic_tools', 'relay', rosInstall('a ROS 2 with topic_tools (ros-<distro>-topic-tools)'), env);
+
 /** choreonoid_ros's `choreonoid` (what `ros2 run choreonoid_ros choreonoid` starts, the ROS 2 plugin found through AMENT_PREFIX_PATH). */
 export const findChoreonoidRos = (env: Env = process.env): Lookup<Executable> =>
   rosExecutable('choreonoid_ros', 'choreonoid_ros', 'choreonoid', rosInstall('build github.com/choreonoid/choreonoid_ros in a workspace over Choreonoid'), env);
