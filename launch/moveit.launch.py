@@ -13,6 +13,15 @@ moveit_controllers.yaml (your controllers must then run). A free-floating root (
 free_root_frame (default world, the SRDF's virtual joint parent) at its initial pose on /tf_static unless
 free_root_frame:='' because a simulator or localisation publishes it. rviz:=true adds rviz2 with the model, its
 sensors and MoveIt's MotionPlanning display (moveit_ros_visualization must be installed).
+
+move_group starts without a warning or error (ROS 2 Humble): no 3D sensor feeds the octomap (`sensors` names
+one entry with an empty plugin, which MoveIt skips: an empty list cannot be a ROS 2 parameter), and
+moveit_controller_manager names the plugin of moveit_controllers.yaml. With execution:=false, Humble's
+MoveItCpp still loads that plugin, which has no controllers to read and would log "No controller_names
+specified." as an error, so move_group runs with
+`--log-level moveit.plugins.moveit_simple_controller_manager:=fatal` (nothing else is logged there when it has
+no controllers; an empty moveit_controller_manager is no way out, it crashes Humble's move_group). With
+execution:=true that logger is left alone. docs/moveit.md says more.
 """
 
 import os
@@ -38,6 +47,14 @@ MOTION_PLANNING_DISPLAY = """
       Planning Scene Topic: /monitored_planning_scene
       Value: true
 """
+
+
+# The octomap's voxel size in m when a sensor is added (MoveIt's tutorials' value); without one MoveIt warns and takes 0.1.
+OCTOMAP_RESOLUTION = 0.025
+# The one entry of the octomap's `sensors` list, with no plugin: no 3D sensor updates the octomap.
+NO_SENSOR = 'no_sensor'
+CONTROLLER_MANAGER = 'moveit_simple_controller_manager/MoveItSimpleControllerManager'
+CONTROLLER_MANAGER_LOGGER = 'moveit.plugins.moveit_simple_controller_manager'
 
 
 def is_true(text):
@@ -75,6 +92,15 @@ def moveit_nodes(context):
         'publish_transforms_updates': True,
         'publish_robot_description_semantic': False,
         'allow_trajectory_execution': execution,
+        # No 3D sensor feeds the octomap. MoveIt always starts its occupancy map monitor and reads these; a
+        # `sensors` list is required (an empty list cannot be passed as a ROS 2 parameter), so it names one
+        # entry whose empty sensor_plugin MoveIt skips by design ("Skipping octomap updater plugin ''").
+        'octomap_resolution': OCTOMAP_RESOLUTION,
+        'sensors': [NO_SENSOR],
+        NO_SENSOR + '.sensor_plugin': '',
+        # The plugin moveit_controllers.yaml names too: Humble's MoveItCpp loads one even to plan only, and
+        # guesses (with a warning) when this is unset. An empty name crashes Humble's move_group.
+        'moveit_controller_manager': CONTROLLER_MANAGER,
     }
     if execution:
         move_group_parameters.update(files['moveit_controllers.yaml'])
@@ -92,6 +118,10 @@ def moveit_nodes(context):
             output='screen',
             parameters=[move_group_parameters],
             remappings=[('joint_states', get('joint_states_topic'))],
+            # Plan only: the controller manager Humble loads regardless has no controllers to read, and logs
+            # "No controller_names specified." as an error (an empty list cannot be given as a ROS 2
+            # parameter). Nothing else goes to that logger then; with execution:=true it logs as usual.
+            ros_arguments=[] if execution else ['--log-level', CONTROLLER_MANAGER_LOGGER + ':=fatal'],
         ),
     ]
     if is_true(get('rviz')):

@@ -217,6 +217,19 @@ describe('reference manual examples', () => {
     expect(m.links[0]!.joint.type).toBe('fixed');
   });
 
+  test('Imu node: the manual spells it Imu, Choreonoid registers only IMU (its loader says "The node type \\"Imu\\" is not defined"): read, with a located warning', () => {
+    // Seen with Choreonoid 25994f3's BodyLoader on test/live/choreonoid/Checker.body before it said IMU.
+    const text = `${header}links:\n  -\n    name: WAIST\n    elements:\n      -\n        type: Imu\n        name: HeadImu\n      -\n        type: IMU\n        name: BodyImu\n`;
+    const m = load('imu.body', text);
+    expect(m.devices.map((d) => [d.type, d.name])).toEqual([
+      ['Imu', 'HeadImu'],
+      ['Imu', 'BodyImu'],
+    ]);
+    expect(m.warnings).toHaveLength(1);
+    expect(m.warnings[0]).toMatchObject({ line: lineOf(text, 'type: Imu'), column: 15 });
+    expect(m.warnings[0]!.message).toMatch(/Choreonoid registers only "IMU"/);
+  });
+
   test('Group node example: a group anchored as &SUBSYSTEM and reused with `elements: *SUBSYSTEM`', () => {
     const text = `${header}links:
   -

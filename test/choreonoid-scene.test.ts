@@ -81,7 +81,7 @@ describe('the Choreonoid check scene (test/live/choreonoid)', () => {
         'ForceSensor',
         'Imu',
         'RangeCamera:COLOR_DEPTH:NORMAL_LENS',
-        'RangeCamera:POINT_CLOUD:NORMAL_LENS',
+        'RangeCamera:COLOR_POINT_CLOUD:NORMAL_LENS',
         'RangeSensor:3D',
         'RangeSensor:planar',
         'RateGyroSensor',

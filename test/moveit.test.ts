@@ -13,7 +13,7 @@ import { adjacentPairs, computeCollisionMatrix, seededRandom } from '../src/move
 import { moveItConfig } from '../src/moveit/config.js';
 import { readGroupsFile } from '../src/moveit/groups-file.js';
 import { inferGroups, limbName } from '../src/moveit/groups.js';
-import { jointLimitsYaml } from '../src/moveit/limits.js';
+import { chainIk, jointLimitsYaml, kinematicsYaml } from '../src/moveit/limits.js';
 import { homePositions } from '../src/moveit/srdf.js';
 import { toUrdf } from '../src/urdf/index.js';
 import { corpusDir } from './support/oracle.js';
@@ -232,6 +232,86 @@ describe('limits and home', () => {
     expect(xml).toContain(`velocity="${Math.PI}"`);
     expect(xml).toMatch(/<joint name="jc" type="prismatic">[\s\S]*?velocity="1"/);
     expect(xml).not.toContain('velocity="1000000"');
+  });
+});
+
+describe('kinematics.yaml: what each chain\'s IK solves', () => {
+  // Each link's frame turned by C relative to its parent: a joint about local z turns about world x, y, z in turn.
+  const C: [[number, number, number], [number, number, number], [number, number, number]] = [[0, 0, 1], [1, 0, 0], [0, 1, 0]];
+  /** A chain from base: joints about local z, each link placed by (translation, rotation) in its parent. */
+  const chain = (places: [[number, number, number], typeof C?][], extra: Link[] = []): RobotModel =>
+    robot([
+      link('base', null, joint('base', 'fixed'), pose([0, 0, 0])),
+      ...places.map(([t, r], i) => link(`l${i + 1}`, i === 0 ? 'base' : `l${i}`, rev(`j${i + 1}`), pose(t, r))),
+      ...extra,
+    ]);
+  const tipOf = (m: RobotModel) => ({ base: 'base', tip: m.links.at(-1)!.name });
+
+  it('six or more joints: the full pose; fewer: the position (position_only_ik), KDL\'s full-pose IK being unable to meet a pose sampled off the few dimensions the chain reaches', () => {
+    expect(chainIk(arm(6, false), { base: 'base', tip: 'l6' })).toBe('pose');
+    expect(chainIk(arm(7, false), { base: 'base', tip: 'l7' })).toBe('pose');
+    expect(chainIk(arm(5, false), { base: 'base', tip: 'l5' })).toBe('position');
+    expect(chainIk(arm(3, false), { base: 'base', tip: 'l3' })).toBe('position');
+    const m = arm(3, false);
+    const y = parse(kinematicsYaml(inferGroups(m).groups, m)) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(y)).toEqual(['arm']);
+    expect(y.arm).toEqual({ kinematics_solver: 'kdl_kinematics_plugin/KDLKinematicsPlugin', kinematics_solver_search_resolution: 0.005, kinematics_solver_timeout: 0.005, position_only_ik: true });
+    const six = arm(6, false);
+    expect(parse(kinematicsYaml(inferGroups(six).groups, six)).arm).not.toHaveProperty('position_only_ik');
+  });
+
+  it('three joints whose axes meet at the tip\'s origin (a neck, a waist): the orientation, with full-pose IK', () => {
+    const neck = chain([[[0, 0, 0.4], C], [[0, 0, 0], C], [[0, 0, 0], C]]);
+    expect(chainIk(neck, tipOf(neck))).toBe('orientation');
+    const y = parse(kinematicsYaml([{ name: 'HEAD', chain: tipOf(neck), joints: [], links: [], subgroups: [] }], neck)) as Record<string, Record<string, unknown>>;
+    expect(y.HEAD).not.toHaveProperty('position_only_ik');
+    expect(kinematicsYaml([{ name: 'HEAD', chain: tipOf(neck), joints: [], links: [], subgroups: [] }], neck)).toContain('# Orientation (fewer joints that turn the tip about three axes through its origin; full-pose IK): HEAD.');
+  });
+
+  it('the axes are taken in the world: three parallel ones do not make a neck; a tip off the meeting point moves, so it is a position chain', () => {
+    const parallel = chain([[[0, 0, 0.4]], [[0, 0, 0]], [[0, 0, 0]]]);
+    expect(chainIk(parallel, tipOf(parallel))).toBe('position');
+    // SR1's trunk: pitch and roll at the waist, the yaw 0.35 m above it, the tip at the yaw joint.
+    const trunk = chain([[[0, 0, 0.2], C], [[0, 0, 0], C], [[0, 0, 0.35], C]]);
+    expect(chainIk(trunk, tipOf(trunk))).toBe('position');
+    // A fixed camera link 5 cm from where a neck's axes meet is the tip: it moves.
+    const camera = link('camera', 'l3', joint('camera', 'fixed'), pose([0.05, 0, 0]));
+    const eyes = chain([[[0, 0, 0.4], C], [[0, 0, 0], C], [[0, 0, 0], C]], [camera]);
+    expect(chainIk(eyes, { base: 'base', tip: 'l3' })).toBe('orientation');
+    expect(chainIk(eyes, { base: 'base', tip: 'camera' })).toBe('position');
+  });
+
+  it('one or two joints that cannot move the tip\'s origin, or a prismatic joint: position-only IK', () => {
+    const one = chain([[[0, 0, 0.4]]]);
+    expect(chainIk(one, tipOf(one))).toBe('position');
+    const two = chain([[[0, 0, 0.4], C], [[0, 0, 0], C]]);
+    expect(chainIk(two, tipOf(two))).toBe('position');
+    const slider = robot([
+      link('base', null, joint('base', 'fixed'), pose([0, 0, 0])),
+      link('l1', 'base', rev('j1'), pose([0, 0, 0])),
+      link('l2', 'l1', joint('j2', 'prismatic', { axis: [0, 0, 1], lower: 0, upper: 0.1 }), pose([0, 0, 0])),
+      link('l3', 'l2', joint('j3', 'revolute', { axis: [1, 0, 0], lower: -1, upper: 1 }), pose([0, 0, 0])),
+    ]);
+    expect(chainIk(slider, { base: 'base', tip: 'l3' })).toBe('position');
+  });
+
+  it('a humanoid\'s configuration: legs and arms of six or more joints solve poses, the head\'s three meeting axes the orientation, a one-joint trunk the position', () => {
+    const L = (name: string, parent: string, t: [number, number, number], r?: typeof C) => link(name, parent, rev(name), pose(t, r));
+    const links: Link[] = [link('WAIST', null, joint('WAIST', 'free'), pose([0, 0, 0.8]))];
+    links.push(L('CHEST', 'WAIST', [0, 0, 0.2]));
+    for (const side of ['R', 'L']) {
+      const y = side === 'R' ? -0.1 : 0.1;
+      ['HIP_Y', 'HIP_R', 'HIP_P', 'KNEE_P', 'ANKLE_P', 'ANKLE_R'].forEach((j, i, all) => links.push(L(`${side}_${j}`, i === 0 ? 'WAIST' : `${side}_${all[i - 1]}`, i === 0 ? [0, y, 0] : [0, 0, -0.15], C)));
+      ['SHOULDER_P', 'SHOULDER_R', 'SHOULDER_Y', 'ELBOW_P', 'WRIST_Y', 'WRIST_R'].forEach((j, i, all) => links.push(L(`${side}_${j}`, i === 0 ? 'CHEST' : `${side}_${all[i - 1]}`, i === 0 ? [0, y * 2, 0.2] : [0, 0, -0.1], C)));
+    }
+    ['NECK_Y', 'NECK_R', 'NECK_P'].forEach((j, i, all) => links.push(L(j, i === 0 ? 'CHEST' : all[i - 1]!, i === 0 ? [0, 0, 0.3] : [0, 0, 0], C)));
+    const ros = applyRosConventions(robot(links, 'humanoid'));
+    const config = moveItConfig(ros, { samples: 0 });
+    const y = parse(config.files.find((f) => f.name === 'kinematics.yaml')!.text) as Record<string, { position_only_ik?: boolean }>;
+    expect(Object.fromEntries(Object.entries(y).map(([g, v]) => [g, v.position_only_ik ?? false]))).toEqual({
+      CHEST: true, RLEG: false, LLEG: false, RARM: false, LARM: false, HEAD: false,
+    });
+    expect(config.files.find((f) => f.name === 'README.md')!.text).toContain('position only for chains of fewer than six joints');
   });
 });
 

@@ -259,6 +259,9 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
     scratch = mkdtempSync(join(tmpdir(), 'bb-live-choreonoid-'));
     probeDir = join(scratch, 'probe');
     mkdirSync(probeDir);
+    // Qt's runtime folder, private (0700) and inside the scratch folder, which goes at the end.
+    const runtimeDir = join(scratch, 'runtime');
+    mkdirSync(runtimeDir, { mode: 0o700 });
     // The scene, as a user would have it: the project, the bodies, the probe and the motion beside them.
     const sceneDir = join(scratch, 'scene');
     mkdirSync(sceneDir);
@@ -353,7 +356,7 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
     await waitFor('/tf_static from body_bridge', 120_000, () => tf.frames().includes(linkFrame('BODY')), logs);
 
     // Then Choreonoid: the project and the probe, which starts the simulation through the SimulationBar.
-    sim = procs.start(choreonoid!, [join(sceneDir, PROJECT), join(sceneDir, 'probe.py')], guiEnv(x.display, { BB_PROBE_DIR: probeDir, BB_PROBE_BODY: ROBOT_NAME }), sceneDir);
+    sim = procs.start(choreonoid!, [join(sceneDir, PROJECT), join(sceneDir, 'probe.py')], guiEnv(x.display, { BB_PROBE_DIR: probeDir, BB_PROBE_BODY: ROBOT_NAME, XDG_RUNTIME_DIR: runtimeDir }), sceneDir);
     await waitFor('the simulation to start (probe: started)', 180_000, () => probeEvents().some((e) => e.event === 'started' || e.event === 'error') || sim.child.exitCode !== null, logs);
     expect(probeEvents().filter((e) => e.event === 'error'), logs()).toEqual([]);
     expect(sim.child.exitCode, logs()).toBeNull();

@@ -1,14 +1,20 @@
 // MoveIt 2's move_group planning with what body_bridge serves, as a user runs it: `ros2 launch body_bridge
 // moveit.launch.py body_file:=X` with the package built by colcon, then test/peers/moveit_probe.py (rclpy and
 // moveit_msgs) asking move_group through its own services and action. For PA10, UR10, SR1, GR001 and HRP4C:
-// - move_group starts with no warning or error in the launch log (nor does body_bridge), and its planning
-//   interface knows every group the SRDF names;
+// - move_group starts with no warning or error in the launch log, nor does body_bridge but for its warnings
+//   about the model itself (located in the model file, or a nameless device: isModelWarning), and its
+//   planning interface knows every group the SRDF names;
 // - the home state, as the SRDF states it and as move_group's current state (the node's joint_states and
 //   /tf_static), is free of self-collision in MoveIt's planning scene;
-// - for every chain group, a joint-space goal and a pose goal (the tip's pose, from /compute_fk, at a random
-//   collision-free configuration: MoveIt samples the goal by IK with the KDL plugin) are planned, end where
-//   asked, and every trajectory point stays within the URDF's position limits and joint_limits.yaml's
-//   velocities and accelerations — the URDF, the SRDF and the YAML read here independently of the writer;
+// - for every chain group, a joint-space goal and a Cartesian goal are planned, end where asked, and every
+//   trajectory point stays within the URDF's position limits and joint_limits.yaml's velocities and
+//   accelerations — the URDF, the SRDF and the YAML read here independently of the writer. Both goals come
+//   from random collision-free configurations the current state reaches in a straight line (a random state
+//   alone may be where no path leads, like a UR elbow beyond its folded position). The Cartesian goal is the
+//   tip's pose there (from /compute_fk; MoveIt samples the goal by IK with the group's KDL solver), asking
+//   what the chain can meet: the whole pose with six or more joints, else its position, or its orientation
+//   for the chains that only turn their tip (Robot.turning) — which kinematics.yaml's position_only_ik
+//   must allow (docs/moveit.md);
 // - a goal in self-collision (found with /check_state_validity on random states of the chain groups, so the
 //   collision matrix leaves that collision enabled) is refused.
 // Planning must stay warning-free too, up to the refused goal (which MoveIt rightly complains about).
@@ -25,6 +31,7 @@ import { everyOnPath, findMoveGroup } from './support/peers.js';
 import {
   chainJoints,
   complaints,
+  modelWarnings,
   pairKey,
   peakRatios,
   type ProbePlan,
@@ -54,6 +61,8 @@ interface Robot {
   file: string;
   /** Groups the SRDF must name (the inferred names docs/moveit.md promises). */
   groups: string[];
+  /** Chain groups of fewer than six joints that only turn their tip (every axis through its origin): orientation goals. */
+  turning?: string[];
 }
 
 const robots: Robot[] = [
@@ -61,8 +70,10 @@ const robots: Robot[] = [
   { name: 'UR10', file: 'choreonoid/share/model/UniversalRobots/UR10.body', groups: ['arm', 'whole_body'] },
   { name: 'SR1', file: 'choreonoid/share/model/SR1/SR1.body', groups: ['CHEST', 'LARM', 'RARM', 'LLEG', 'RLEG', 'whole_body'] },
   // The corpus has GR001 as a .body (with STL meshes) only; no .wrl of it exists there.
-  { name: 'GR001', file: 'choreonoid/share/model/GR001/GR001.body', groups: ['RLEG', 'LLEG', 'CHEST_P', 'HEAD', 'RARM', 'LARM', 'whole_body'] },
-  { name: 'HRP4C', file: 'choreonoid/share/model/HRP4C/HRP4C.body', groups: ['LLEG', 'RLEG', 'CHEST_Y', 'HEAD', 'LARM', 'RARM', 'whole_body'] },
+  // CHEST_P and HEAD: one joint each; RARM and LARM: three joints, the tip at the elbow joint.
+  { name: 'GR001', file: 'choreonoid/share/model/GR001/GR001.body', groups: ['RLEG', 'LLEG', 'CHEST_P', 'HEAD', 'RARM', 'LARM', 'whole_body'], turning: ['CHEST_P', 'HEAD'] },
+  // CHEST_Y and HEAD: three joints whose axes meet at the tip's origin.
+  { name: 'HRP4C', file: 'choreonoid/share/model/HRP4C/HRP4C.body', groups: ['LLEG', 'RLEG', 'CHEST_Y', 'HEAD', 'LARM', 'RARM', 'whole_body'], turning: ['CHEST_Y', 'HEAD'] },
 ];
 
 interface ProbeResult {
@@ -185,17 +196,20 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
           points: p.points.length,
           duration: p.points.at(-1)?.t,
           end: p.end,
+          goal: p.goal,
           peak: ratios[i],
           violations: trajectoryViolations(p, urdf, limits).length,
         })),
         selfCollision: refused.self_collision,
         warnings: complaints(cleanLog),
+        modelWarnings: modelWarnings(cleanLog),
       };
       summary[robot.name] = record;
       writeFileSync(join(results, `${robot.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
       console.log(`${robot.name}: ${JSON.stringify({ ...record, plans: record.plans.map((p) => `${p.group}/${p.kind} ${p.errorCode} ${p.planningTime.toFixed(3)} s`) })}`);
+      for (const g of robot.turning ?? []) expect(chains.find((c) => c.name === g)?.joints.length, `${g}: a chain of fewer than six joints`).toBeLessThan(6);
 
-      // Start-up and planning: nothing from move_group, body_bridge or launch complains.
+      // Start-up and planning: nothing from move_group, body_bridge or launch complains (body_bridge may about the model).
       expect(complaints(cleanLog), cleanLog.slice(-6000)).toEqual([]);
 
       // Every group the SRDF names is a planning group of move_group's OMPL pipeline (it lists each group's default configuration by the group's name).
@@ -206,7 +220,8 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       expect(answers.home!.srdf).toEqual({ valid: true, contacts: [] });
       expect(answers.home!.current).toEqual({ valid: true, contacts: [] });
 
-      expect(plans.map((p) => `${p.group}/${p.kind}`)).toEqual(chains.flatMap((c) => [`${c.name}/joint`, `${c.name}/pose`]));
+      const cartesian = (c: (typeof chains)[number]): string => (c.joints.length >= 6 ? 'pose' : robot.turning?.includes(c.name) ? 'orientation' : 'position');
+      expect(plans.map((p) => `${p.group}/${p.kind}`)).toEqual(chains.flatMap((c) => [`${c.name}/joint`, `${c.name}/${cartesian(c)}`]));
       for (const [i, p] of plans.entries()) {
         const what = `${robot.name} ${p.group} ${p.kind} goal`;
         expect(p.error_code, what).toBe(SUCCESS);
@@ -217,8 +232,9 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
         expect(Math.max(ratios[i]!.velocity, ratios[i]!.acceleration), what).toBeGreaterThan(0.5);
         if (p.kind === 'joint') expect(p.end!.joint_error!, what).toBeLessThanOrEqual(1e-3 + 1e-9);
         else {
-          expect(p.end!.position_error!, what).toBeLessThanOrEqual(1e-3 + 1e-6);
-          expect(p.end!.angle_error!, what).toBeLessThan(0.05);
+          // The goal's tolerances: 1 mm (a sphere) and 0.01 rad per axis. A turning chain's tip stays put.
+          expect(p.end!.position_error!, what).toBeLessThanOrEqual(p.kind === 'orientation' ? 1e-6 : 1e-3 + 1e-6);
+          if (p.kind !== 'position') expect(p.end!.angle_error!, what).toBeLessThan(0.05);
         }
       }
 
@@ -232,8 +248,8 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
   }
 });
 
-// Runs everywhere: the check the live suite relies on must be able to fail.
-describe('the live suite\'s trajectory check', () => {
+// Runs everywhere: the checks the live suite relies on must be able to fail.
+describe('the live suite\'s trajectory and log checks', () => {
   it('the trajectory check finds what it is for (a trajectory doubled in speed, one pushed past a limit)', () => {
     const urdf = readUrdf('<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute"><parent link="a"/><child link="b"/><limit lower="-1" upper="1" velocity="2" effort="1"/></joint></robot>');
     const limits = readJointLimits('joint_limits:\n  j: {has_velocity_limits: true, max_velocity: 2.0, has_acceleration_limits: true, max_acceleration: 4.0}\n');
@@ -248,5 +264,18 @@ describe('the live suite\'s trajectory check', () => {
     const out = { ...plan, points: [...plan.points, { t: 1.1, p: [1.01], v: [0], a: [0] }] };
     expect(trajectoryViolations(out, urdf, limits)).toEqual(['point 3: j at 1.01 outside [-1, 1]']);
     expect(trajectoryViolations({ ...plan, points: [...plan.points].reverse() }, urdf, limits)[0]).toMatch(/^point 1: time/);
+  });
+
+  it('the log check lets through only body_bridge\'s warnings about the model', () => {
+    const log = [
+      '[body_bridge-1] [WARN] [1.0] [body_bridge]: /m/GR001.body:11:34: warning: "0.t" is read as 0: the characters after the number are ignored (at links[0])',
+      '[body_bridge-1] [WARN] [1.0] [body_bridge]: WAIST_RateGyroSensor: no input topic (nameless device or body); set inputTopics to relay its data',
+      '[body_bridge-1] [WARN] [1.0] [body_bridge]: joint_states stamped 9.0 s ahead of the node clock: dropped',
+      '[body_bridge-1] [ERROR] [1.0] [body_bridge]: /m/GR001.body:11:34: warning: as an error',
+      '[move_group-2] [WARN] [1.0] [moveit.ros.occupancy_map_monitor.middleware_handle]: /m/x.yaml:1:1: warning: not the node',
+      '[move_group-2] [INFO] [1.0] [moveit]: You can start planning now!',
+    ].join('\n');
+    expect(modelWarnings(log)).toHaveLength(2);
+    expect(complaints(log).map((l) => l.slice(0, 30))).toEqual(['[body_bridge-1] [WARN] [1.0] [', '[body_bridge-1] [ERROR] [1.0] ', '[move_group-2] [WARN] [1.0] [m']);
   });
 });

@@ -12,7 +12,7 @@ import type {
   RangeSensorParams,
   Vec3,
 } from '../model/types.js';
-import { degreeToRadian, toRadian, type BodyContext } from './context.js';
+import { degreeToRadian, toRadian, warn, type BodyContext } from './context.js';
 import { asInt, asNumbers, asSeq, boolAt, get, intAt, numberAt, stringAt, vec3At } from './values.js';
 import type { YMap, YNode } from './yaml-tree.js';
 
@@ -34,7 +34,7 @@ export const R_ROBOTICS: Mat3 = [
 
 /** Node types that create a device, by the name used in `type:`. */
 export const DEVICE_NODE_TYPES = new Set([
-  // Choreonoid registers IMU; the reference manual spells the node Imu, so both are accepted.
+  // Choreonoid registers IMU; the reference manual spells the node Imu: both are read, Imu with a warning.
   'Camera', 'CameraDevice', 'RangeSensor', 'ForceSensor', 'RateGyroSensor', 'AccelerationSensor', 'IMU', 'Imu',
   'SpotLight', 'PointLight', 'Holder', 'Attachment', 'MarkerDevice', 'DigitalIO', 'ZmpDevice', 'Conveyor',
 ]);
@@ -264,8 +264,11 @@ export function readDeviceBody(ctx: BodyContext, type: string, map: YMap): Devic
       return { type: 'RateGyroSensor', params: { max_angular_velocity: vec3At(map, ['max_angular_velocity', 'maxAngularVelocity']) ?? unlimited3() } };
     case 'AccelerationSensor':
       return { type: 'AccelerationSensor', params: { max_acceleration: vec3At(map, ['max_acceleration', 'maxAcceleration']) ?? unlimited3() } };
-    case 'IMU':
     case 'Imu':
+    case 'IMU':
+      // "Imu" is the reference manual's spelling; Choreonoid itself (StdBodyLoader's device registry) knows only
+      // IMU and refuses the whole body file on `type: Imu`, so the same file would not open in Choreonoid.
+      if (type === 'Imu') warn(ctx, get(map, 'type')?.loc ?? map.loc, 'node type "Imu" is read as IMU, but Choreonoid registers only "IMU" and refuses this body file: write type: IMU');
       return {
         type: 'Imu',
         params: {

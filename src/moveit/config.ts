@@ -87,7 +87,7 @@ export function moveItConfig(ros: RosModel, options: MoveItOptions = {}): MoveIt
     '',
     `- \`${srdfFileStem(semantic.robot)}.srdf\`: planning groups, the home state, end effectors, the virtual joint and the collision pairs MoveIt skips`,
     '- `joint_limits.yaml`: velocity and acceleration limits',
-    '- `kinematics.yaml`: a KDL solver for every chain group',
+    '- `kinematics.yaml`: a KDL solver for every chain group (position only for chains of fewer than six joints, except those that only turn their tip about three axes)',
     `- \`ompl_planning.yaml\`: the OMPL planning pipeline (${options.distro ?? 'humble'} parameter names) with planner configurations for every group`,
     '- `moveit_controllers.yaml`: one FollowJointTrajectory controller per limb and hand',
     '',
@@ -115,7 +115,7 @@ export function moveItConfig(ros: RosModel, options: MoveItOptions = {}): MoveIt
     files: [
       { name: `${srdfFileStem(semantic.robot)}.srdf`, text: srdf },
       { name: 'joint_limits.yaml', text: jointLimitsYaml(model, options) },
-      { name: 'kinematics.yaml', text: kinematicsYaml(semantic.groups) },
+      { name: 'kinematics.yaml', text: kinematicsYaml(semantic.groups, model) },
       { name: 'ompl_planning.yaml', text: omplPlanningYaml(semantic.groups, movingJointsOf, options.distro) },
       { name: 'moveit_controllers.yaml', text: controllersYaml(semantic.groups, model) },
       { name: 'README.md', text: readme },

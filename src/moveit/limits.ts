@@ -2,9 +2,11 @@
 // (config/joint_limits.yaml, config/kinematics.yaml, config/moveit_controllers.yaml). ROS 2 parameters
 // are typed: a number MoveIt declares as double must be written with a fraction ("1.0", not "1").
 import { Document, Scalar } from 'yaml';
+import { linkWorldPoses } from '../kinematics/forward.js';
 import { isMovingJoint } from '../kinematics/frames.js';
 import { velocityLimit } from '../model/joint.js';
-import type { RobotModel } from '../model/types.js';
+import { cross, determinant, mulVec, norm, normalize, sub } from '../model/math.js';
+import type { RobotModel, Vec3 } from '../model/types.js';
 import type { PlanningGroup } from './groups.js';
 import { groupJoints } from './srdf.js';
 
@@ -71,18 +73,85 @@ export function jointLimitsYaml(model: RobotModel, options: LimitOptions = {}): 
 
 export const KDL_SOLVER = 'kdl_kinematics_plugin/KDLKinematicsPlugin';
 
-/** kinematics.yaml: a KDL solver for every chain group (the only groups KDL can solve). */
-export function kinematicsYaml(groups: readonly PlanningGroup[]): string {
+/** Joints a chain needs to place its tip at an arbitrary pose (three for the position, three for the orientation). */
+export const FULL_POSE_JOINTS = 6;
+
+/**
+ * What a chain's IK solves, which is what its tip can be asked to do:
+ * - `pose`: six or more joints; position and orientation (KDL's default).
+ * - `orientation`: fewer than six joints that turn the tip about its origin without moving it, about three
+ *   independent axes — every joint revolute with its axis through the tip's origin (a neck, a waist or a wrist
+ *   whose axes meet there, as HRP-4C's). KDL's default full-pose IK: the position is met already, and it solves
+ *   the orientation exactly.
+ * - `position`: every other chain of fewer than six joints; `position_only_ik: true`. Full-pose IK cannot
+ *   work there: MoveIt samples a goal anywhere within the goal's tolerances and KDL must meet it exactly, which
+ *   a pose off the few dimensions the chain reaches never is. A single joint, or two, that cannot move the tip's
+ *   origin is here too: its orientation goals are met by MoveIt keeping the sampled states that satisfy them.
+ */
+export type ChainIk = 'pose' | 'position' | 'orientation';
+
+/** Distance (m) of a joint axis from the tip's origin below which the joint cannot move the origin. */
+const ON_AXIS = 1e-9;
+
+/** The moving links (joint = the link's parent joint) from the chain's base down to its tip, base first; null if tip is not below base. */
+function chainLinks(model: RobotModel, chain: { base: string; tip: string }): RobotModel['links'] | null {
+  const byName = new Map(model.links.map((l) => [l.name, l]));
+  const out: RobotModel['links'] = [];
+  for (let l = byName.get(chain.tip); l && l.name !== chain.base; l = l.parent === null ? undefined : byName.get(l.parent)) {
+    if (l.parent === null) return null;
+    if (isMovingJoint(l)) out.unshift(l);
+  }
+  return byName.has(chain.tip) ? out : null;
+}
+
+/** What KDL solves for this chain (see ChainIk), from the model's kinematics at its zero configuration. */
+export function chainIk(model: RobotModel, chain: { base: string; tip: string }): ChainIk {
+  const links = chainLinks(model, chain) ?? [];
+  if (links.length >= FULL_POSE_JOINTS) return 'pose';
+  const poses = linkWorldPoses(model);
+  const tip = poses.get(chain.tip)?.translation;
+  if (!tip || links.some((l) => l.joint.type !== 'revolute')) return 'position';
+  // A revolute joint's axis runs through its link's origin along R_link·axis (the joint frame is the link frame).
+  const axes: Vec3[] = [];
+  for (const l of links) {
+    const pose = poses.get(l.name)!;
+    const axis = normalize(mulVec(pose.rotation, l.joint.axis));
+    if (norm(cross(sub(tip, pose.translation), axis)) > ON_AXIS) return 'position';
+    axes.push(axis);
+  }
+  // Rotation about three independent axes through one point reaches every orientation near the current one.
+  for (let i = 0; i < axes.length; i++) {
+    for (let j = i + 1; j < axes.length; j++) {
+      for (let k = j + 1; k < axes.length; k++) if (Math.abs(determinant([axes[i]!, axes[j]!, axes[k]!])) > 1e-6) return 'orientation';
+    }
+  }
+  return 'position';
+}
+
+/**
+ * kinematics.yaml: a KDL solver for every chain group (the only groups KDL can solve), position-only for a
+ * chain of fewer than six joints unless it turns its tip about three axes through the tip's origin (chainIk).
+ */
+export function kinematicsYaml(groups: readonly PlanningGroup[], model: RobotModel): string {
   const solvers: Record<string, unknown> = {};
+  const byKind: Record<ChainIk, string[]> = { pose: [], position: [], orientation: [] };
   for (const g of groups) {
     if (!g.chain) continue;
+    const kind = chainIk(model, g.chain);
+    byKind[kind].push(g.name);
     solvers[g.name] = {
       kinematics_solver: KDL_SOLVER,
       kinematics_solver_search_resolution: double(0.005),
       kinematics_solver_timeout: double(0.005),
+      ...(kind === 'position' ? { position_only_ik: true } : {}),
     };
   }
-  return yamlText(solvers, 'Inverse kinematics solvers per planning group, generated by body_bridge (docs/moveit.md).');
+  const lines = [
+    byKind.pose.length > 0 ? `Full pose (${FULL_POSE_JOINTS} or more joints): ${byKind.pose.join(', ')}.` : '',
+    byKind.position.length > 0 ? `Position only (fewer joints; position_only_ik): ${byKind.position.join(', ')}.` : '',
+    byKind.orientation.length > 0 ? `Orientation (fewer joints that turn the tip about three axes through its origin; full-pose IK): ${byKind.orientation.join(', ')}.` : '',
+  ].filter((l) => l !== '');
+  return yamlText(solvers, ['Inverse kinematics solvers per planning group, generated by body_bridge (docs/moveit.md).', ...lines].join('\n'));
 }
 
 /**

@@ -14,11 +14,24 @@ Request:
 Result:
   {"planning_frame": FRAME, "interfaces": [{"name", "pipeline_id", "planner_ids"}],
    "home": {"current": VALIDITY, "srdf": VALIDITY},                     VALIDITY = {"valid", "contacts": [[A, B]...]}
-   "plans": [{"group", "kind": "joint"|"pose", "goal", "error_code", "planning_time", "joint_names",
-              "points": [{"t", "p", "v", "a"}], "end": {"joint_error"} | {"position_error", "angle_error"}}],
+   "plans": [{"group", "kind": "joint"|"pose"|"position"|"orientation", "goal", "error_code", "planning_time",
+              "joint_names", "points": [{"t", "p", "v", "a"}], "end": {"joint_error"} | {"position_error", "angle_error"}}],
    "self_collision": {"group", "tries", "state", "contacts", "error_code", "planning_time"} | {"group": null, "tries"}}
 
-Services and action used: /query_planner_interface, /check_state_validity, /compute_fk, /move_action (plan_only).
+Goals. A joint goal, and the state a Cartesian goal is taken from, are random collision-free states the
+current state reaches along a straight line in joint space without collision (checked every STRAIGHT_STEP rad
+or m with /check_state_validity): a random state alone may lie where the start cannot get to, such as a UR
+elbow beyond its folded position (±π collides, ±2π is within its limits), which no planner can reach. The
+Cartesian goal asks what the chain can meet (MoveIt samples it by IK with the group's solver):
+- "pose", the tip's position and orientation, for a chain of six or more joints;
+- "position", the tip's position only, for a shorter chain whose joints move the tip's origin (a 3-joint arm);
+- "orientation", the tip's orientation only, for a shorter chain whose joints only turn the tip about its
+  origin (a neck or waist whose axes meet there, a single joint): /compute_fk finds the origin in the same
+  place at every one of TIP_SAMPLES random states.
+The reached pose is compared with the whole target pose, whatever the goal asked.
+
+Services and action used: /query_planner_interface, /check_state_validity, /compute_fk, /get_planning_scene,
+/move_action (plan_only).
 """
 
 import json
@@ -32,7 +45,8 @@ from geometry_msgs.msg import Pose
 from moveit_msgs.action import MoveGroup
 from moveit_msgs.msg import (BoundingVolume, Constraints, JointConstraint, MoveItErrorCodes, OrientationConstraint,
                              PositionConstraint, RobotState)
-from moveit_msgs.srv import GetPositionFK, GetStateValidity, QueryPlannerInterfaces
+from moveit_msgs.msg import PlanningSceneComponents
+from moveit_msgs.srv import GetPlanningScene, GetPositionFK, GetStateValidity, QueryPlannerInterfaces
 from rclpy.action import ActionClient
 from sensor_msgs.msg import JointState
 from shape_msgs.msg import SolidPrimitive
@@ -40,6 +54,10 @@ from shape_msgs.msg import SolidPrimitive
 JOINT_TOLERANCE = 1e-3
 POSITION_TOLERANCE = 1e-3  # m: radius of the goal sphere
 ANGLE_TOLERANCE = 1e-2  # rad: per axis
+FULL_POSE_JOINTS = 6  # fewer joints cannot place a tip at an arbitrary pose
+STRAIGHT_STEP = 0.02  # rad or m: largest joint change between the straight line's checked states
+TIP_SAMPLES = 8  # random states at which a tip that stays put must be found in the same place
+TIP_STILL = 1e-9  # m
 
 
 def log(*args):
@@ -53,9 +71,10 @@ class Probe:
         self.validity = node.create_client(GetStateValidity, '/check_state_validity')
         self.fk = node.create_client(GetPositionFK, '/compute_fk')
         self.planners = node.create_client(QueryPlannerInterfaces, '/query_planner_interface')
+        self.scene = node.create_client(GetPlanningScene, '/get_planning_scene')
         self.move = ActionClient(node, MoveGroup, '/move_action')
         deadline = time.monotonic() + timeout
-        for client in (self.validity, self.fk, self.planners):
+        for client in (self.validity, self.fk, self.planners, self.scene):
             while not client.wait_for_service(timeout_sec=1.0):
                 if time.monotonic() > deadline:
                     raise RuntimeError('service %s did not come up in %.0f s' % (client.srv_name, timeout))
@@ -95,6 +114,18 @@ class Probe:
             raise RuntimeError('compute_fk of %s failed: error code %d' % (link, res.error_code.val))
         return res.pose_stamped[0]
 
+    def current(self, joints):
+        """move_group's current positions of the given joints (its planning scene's robot state)."""
+        req = GetPlanningScene.Request()
+        req.components.components = PlanningSceneComponents.ROBOT_STATE
+        res = self.call(self.scene, req, 'get_planning_scene')
+        js = res.scene.robot_state.joint_state
+        known = dict(zip(js.name, js.position))
+        missing = [j for j in joints if j not in known]
+        if missing:
+            raise RuntimeError('move_group\'s current state lacks %s' % missing)
+        return {j: known[j] for j in joints}
+
     def interfaces(self):
         res = self.call(self.planners, QueryPlannerInterfaces.Request(), 'query_planner_interface')
         return [{'name': p.name, 'pipeline_id': p.pipeline_id, 'planner_ids': list(p.planner_ids)}
@@ -131,21 +162,36 @@ def joint_goal(joints):
     return c
 
 
-def pose_goal(link, pose_stamped):
-    """The tip within 1 mm and 0.01 rad of the pose: MoveIt samples goal states by IK (the group's KDL solver)."""
+def cartesian_goal(kind, link, pose_stamped):
+    """The tip within 1 mm ("pose", "position") and 0.01 rad ("pose", "orientation") of the pose: MoveIt
+    samples goal states by IK (the group's KDL solver)."""
     c = Constraints()
-    region = BoundingVolume()
-    region.primitives = [SolidPrimitive(type=SolidPrimitive.SPHERE, dimensions=[POSITION_TOLERANCE])]
-    centre = Pose()
-    centre.position = pose_stamped.pose.position
-    centre.orientation.w = 1.0
-    region.primitive_poses = [centre]
-    c.position_constraints = [PositionConstraint(header=pose_stamped.header, link_name=link, constraint_region=region, weight=1.0)]
-    c.orientation_constraints = [OrientationConstraint(
-        header=pose_stamped.header, link_name=link, orientation=pose_stamped.pose.orientation,
-        absolute_x_axis_tolerance=ANGLE_TOLERANCE, absolute_y_axis_tolerance=ANGLE_TOLERANCE,
-        absolute_z_axis_tolerance=ANGLE_TOLERANCE, weight=1.0)]
+    if kind in ('pose', 'position'):
+        region = BoundingVolume()
+        region.primitives = [SolidPrimitive(type=SolidPrimitive.SPHERE, dimensions=[POSITION_TOLERANCE])]
+        centre = Pose()
+        centre.position = pose_stamped.pose.position
+        centre.orientation.w = 1.0
+        region.primitive_poses = [centre]
+        c.position_constraints = [PositionConstraint(header=pose_stamped.header, link_name=link, constraint_region=region, weight=1.0)]
+    if kind in ('pose', 'orientation'):
+        c.orientation_constraints = [OrientationConstraint(
+            header=pose_stamped.header, link_name=link, orientation=pose_stamped.pose.orientation,
+            absolute_x_axis_tolerance=ANGLE_TOLERANCE, absolute_y_axis_tolerance=ANGLE_TOLERANCE,
+            absolute_z_axis_tolerance=ANGLE_TOLERANCE, weight=1.0)]
     return c
+
+
+def cartesian_kind(probe, rng, joints, limits, tip):
+    """What a user can ask of this chain's tip: see the module's docstring."""
+    if len(joints) >= FULL_POSE_JOINTS:
+        return 'pose'
+    origins = []
+    for _ in range(TIP_SAMPLES):
+        p = probe.pose_of(random_state(rng, joints, limits), tip).pose.position
+        origins.append([p.x, p.y, p.z])
+    still = all(math.dist(o, origins[0]) <= TIP_STILL for o in origins)
+    return 'orientation' if still else 'position'
 
 
 def quaternion_angle(a, b):
@@ -161,12 +207,33 @@ def random_state(rng, joints, limits):
     return out
 
 
-def valid_random_state(probe, rng, joints, limits, tries=500):
+def straight_line_free(probe, start, goal):
+    """True when every state on the joint-space line from start to goal is collision-free (coarse first)."""
+    steps = max(1, math.ceil(max(abs(goal[j] - start[j]) for j in goal) / STRAIGHT_STEP))
+    order = []
+    stride = 1
+    while stride * 2 <= steps:
+        stride *= 2
+    seen = set()
+    while stride >= 1:
+        for i in range(0, steps + 1, stride):
+            if i not in seen:
+                seen.add(i)
+                order.append(i)
+        stride //= 2
+    for i in order:
+        if not probe.check({j: start[j] + (goal[j] - start[j]) * i / steps for j in goal})['valid']:
+            return False
+    return True
+
+
+def reachable_random_state(probe, rng, joints, limits, start, tries=500):
+    """A random collision-free state the start reaches along a collision-free straight line."""
     for _ in range(tries):
         q = random_state(rng, joints, limits)
-        if probe.check(q)['valid']:
+        if probe.check(q)['valid'] and straight_line_free(probe, start, q):
             return q
-    raise RuntimeError('no collision-free random state of %s in %d tries' % (joints, tries))
+    raise RuntimeError('no random state of %s reachable in a straight line in %d tries' % (joints, tries))
 
 
 def final_point(plan):
@@ -187,8 +254,9 @@ def run(probe, request):
     plans = []
     for chain in request['chains']:
         group, joints, tip = chain['name'], chain['joints'], chain['tip']
+        start = probe.current(joints) if checks & {'joint', 'pose'} else {}
         if 'joint' in checks:
-            goal = valid_random_state(probe, rng, joints, limits)
+            goal = reachable_random_state(probe, rng, joints, limits, start)
             started = time.monotonic()
             plan = probe.plan(group, joint_goal(goal), planning_time)
             plan.update(group=group, kind='joint', goal=goal, seconds=time.monotonic() - started)
@@ -198,13 +266,14 @@ def run(probe, request):
             plans.append(plan)
             log(group, 'joint goal: error code', plan['error_code'], 'planning time %.3f s' % plan['planning_time'])
         if 'pose' in checks:
-            q = valid_random_state(probe, rng, joints, limits)
+            kind = cartesian_kind(probe, rng, joints, limits, tip)
+            q = reachable_random_state(probe, rng, joints, limits, start)
             target = probe.pose_of(q, tip)
             out['planning_frame'] = target.header.frame_id
             started = time.monotonic()
-            plan = probe.plan(group, pose_goal(tip, target), planning_time)
+            plan = probe.plan(group, cartesian_goal(kind, tip, target), planning_time)
             p, o = target.pose.position, target.pose.orientation
-            plan.update(group=group, kind='pose', seconds=time.monotonic() - started,
+            plan.update(group=group, kind=kind, seconds=time.monotonic() - started,
                         goal={'link': tip, 'frame': target.header.frame_id, 'position': [p.x, p.y, p.z],
                               'orientation': [o.x, o.y, o.z, o.w], 'from': q})
             if plan['points']:
@@ -213,7 +282,7 @@ def run(probe, request):
                 plan['end'] = {'position_error': math.dist([rp.x, rp.y, rp.z], [p.x, p.y, p.z]),
                                'angle_error': quaternion_angle(reached.pose.orientation, o)}
             plans.append(plan)
-            log(group, 'pose goal: error code', plan['error_code'], 'planning time %.3f s' % plan['planning_time'])
+            log(group, kind, 'goal: error code', plan['error_code'], 'planning time %.3f s' % plan['planning_time'])
     if plans:
         out['plans'] = plans
     if 'self_collision' in checks:

@@ -115,7 +115,8 @@ export interface TrajectoryPoint {
 
 export interface ProbePlan {
   group: string;
-  kind: 'joint' | 'pose';
+  /** joint: a joint-space goal; pose, position, orientation: what the goal asks of the chain's tip. */
+  kind: 'joint' | 'pose' | 'position' | 'orientation';
   error_code: number;
   planning_time: number;
   joint_names: string[];
@@ -171,6 +172,18 @@ export function peakRatios(plan: ProbePlan, limits: ReadonlyMap<string, YamlLimi
   return { velocity, acceleration };
 }
 
-/** Lines of a `ros2 launch` log that are warnings or errors, from any process or from launch itself. */
-export const complaints = (log: string): string[] =>
-  log.split('\n').filter((l) => /\[(WARN|WARNING|ERROR|FATAL)\]/.test(l) || /\b(Error|Exception|Traceback)\b/.test(l));
+/**
+ * A warning of body_bridge about the user's model rather than its configuration: located in the model file
+ * (`file.body:L:C: warning:`, as `body-bridge check` prints it) or a nameless device, which choreonoid_ros
+ * cannot publish either (its topic is the device's name). ros-live-rviz.test.ts lets the same lines through.
+ */
+export const isModelWarning = (line: string): boolean =>
+  /^\[body_bridge-\d+\] \[WARN\]/.test(line) && (/\.(body|wrl|yaml):\d+:\d+: warning:/.test(line) || /no input topic \(nameless device/.test(line));
+
+const isComplaint = (l: string): boolean => /\[(WARN|WARNING|ERROR|FATAL)\]/.test(l) || /\b(Error|Exception|Traceback)\b/.test(l);
+
+/** Lines of a `ros2 launch` log that are warnings or errors, from any process or from launch itself, but for body_bridge's warnings about the model. */
+export const complaints = (log: string): string[] => log.split('\n').filter((l) => isComplaint(l) && !isModelWarning(l));
+
+/** body_bridge's warnings about the model in a `ros2 launch` log (isModelWarning). */
+export const modelWarnings = (log: string): string[] => log.split('\n').filter(isModelWarning);

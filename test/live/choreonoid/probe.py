@@ -24,7 +24,13 @@ COMMAND = os.path.join(PROBE_DIR, "command")
 ROBOT = os.environ.get("BB_PROBE_BODY", "Checker")
 
 
+def value(x):
+    """An attribute of Choreonoid's Python binding: some are properties, some methods (Device.link)."""
+    return x() if callable(x) else x
+
+
 def matrix(T):
+    T = value(T)
     return [float(T[i][j]) for i in range(4) for j in range(4)]
 
 
@@ -46,7 +52,7 @@ class Probe:
             "event": "model",
             "links": [link.name for link in body.links],
             "joints": [body.joint(i).jointName for i in range(body.numJoints)],
-            "devices": [{"name": d.name, "type": d.typeName, "link": d.link.name, "T_local": matrix(d.T_local)} for d in body.devices],
+            "devices": [{"name": value(d.name), "type": value(d.typeName), "link": value(value(d.link).name), "T_local": matrix(d.T_local)} for d in body.devices],
         })
         self.simulator.sigSimulationStarted.connect(lambda: self.log({"event": "started"}))
         self.simulator.sigSimulationFinished.connect(lambda forced: self.log({"event": "finished"}))
@@ -95,7 +101,7 @@ class Probe:
                 return
         body = self.bodyItem.body
         self.log({
-            "sim": float(self.simulator.currentTime),
+            "sim": float(value(self.simulator.currentTime)),
             "running": bool(self.simulator.isRunning()),
             "q": {body.joint(i).jointName: float(body.joint(i).q) for i in range(body.numJoints)},
             "links": {link.name: matrix(link.T) for link in body.links},
