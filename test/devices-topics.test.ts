@@ -1,6 +1,9 @@
 // Topics and CameraInfo for every device in the corpus (models built from Choreonoid's own loader
 // output), checked against the issue's table and, for the intrinsics, against projection geometry.
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { loadRobotModel } from '../src/load.js';
+import { projectRoot } from './support/oracle.js';
 import { cameraInfo, cameraIntrinsics, renderedImageSize } from '../src/devices/camera-info.js';
 import { deviceFrames } from '../src/kinematics/device-frames.js';
 import { deviceTopics, topicToken } from '../src/devices/topics.js';
@@ -25,7 +28,8 @@ function expectedTopics(d: Device): [string, string, 'optical' | 'scan' | 'devic
         ['depth/camera_info', 'sensor_msgs/msg/CameraInfo', 'optical'],
         ['points', 'sensor_msgs/msg/PointCloud2', 'optical'],
       ];
-      return d.params.image_type === 'COLOR_IMAGE'
+      // An unorganized cloud's "image" is one row of point colours (Choreonoid's GLRangeCameraSimulator): no picture.
+      return d.params.image_type === 'COLOR_IMAGE' && d.params.is_organized
         ? [['image_raw', 'sensor_msgs/msg/Image', 'optical'], ['camera_info', 'sensor_msgs/msg/CameraInfo', 'optical'], ...depth]
         : depth;
     }
@@ -94,6 +98,14 @@ describe('deviceTopics over the corpus', () => {
       });
     }
     expect(checked).toBeGreaterThan(300);
+  });
+
+  it('an unorganized colour cloud (COLOR_POINT_CLOUD) has no image topic: Choreonoid sends its point colours as one row (seen: 18617×1 for a 160×120 camera)', () => {
+    const model = loadRobotModel(join(projectRoot, 'test/live/choreonoid/Checker.body'));
+    const sets = deviceTopics(model, deviceFrames(model));
+    const roles = (name: string): string[] => sets.find((s) => model.devices[s.device]!.name === name)!.topics.map((t) => t.role).sort();
+    expect(roles('PointCloudCamera')).toEqual(['depth_camera_info', 'depth_image', 'points']);
+    expect(roles('DepthCamera')).toEqual(['camera_info', 'depth_camera_info', 'depth_image', 'image', 'points']);
   });
 
   it('names Tank topics after device frames, made valid ROS names', () => {

@@ -562,6 +562,7 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
       const cloudVsDepth: number[] = [];
       const cloudVsRay: number[] = [];
       const depthVsScene: number[] = [];
+      const sceneDepths: number[] = [];
       for (const { key, msg: cloud } of clouds) {
         const depth = depths.find((d) => d.key === key && stampSeconds(d.msg.header.stamp) === stampSeconds(cloud.header.stamp));
         if (!depth) continue;
@@ -587,18 +588,23 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
             const ray: Vec3 = [(u - cx) / fx, (v - cy) / fy, 1];
             const n = Math.hypot(...ray);
             const hit = castRay(pose.translation, mulVec(pose.rotation, [ray[0] / n, ray[1] / n, ray[2] / n]));
-            if (Number.isFinite(hit.distance)) depthVsScene.push(Math.abs(hit.distance / n - d));
+            if (Number.isFinite(hit.distance)) {
+              depthVsScene.push(Math.abs(hit.distance / n - d));
+              sceneDepths.push(d);
+            }
           }
         }
       }
-      figures[name] = { cloudVsDepth: mm(distribution(cloudVsDepth)), cloudVsPixelRay: mm(distribution(cloudVsRay)), depthVsScene: mm(distribution(depthVsScene)) };
+      // The sensor's resolution: half a pixel's footprint at the median depth (a pixel spans 1/fx rad).
+      const halfPixel_mm = +((1000 * 0.5 * distribution(sceneDepths).median) / fx).toFixed(3);
+      figures[name] = { cloudVsDepth: mm(distribution(cloudVsDepth)), cloudVsPixelRay: mm(distribution(cloudVsRay)), depthVsScene: mm(distribution(depthVsScene)), halfPixel_mm };
       expect(cloudVsDepth.length, name).toBeGreaterThan(1000);
     }
     report.depthCloudCameraInfo = figures;
     for (const [name, f] of Object.entries(figures)) {
       expect(f.cloudVsDepth.max_mm, name).toBeLessThan(0.01);
       expect(f.cloudVsPixelRay.max_mm, name).toBeLessThan(0.05);
-      expect(f.depthVsScene.median_mm, name).toBeLessThan(2);
+      expect(f.depthVsScene.median_mm, name).toBeLessThan(f.halfPixel_mm);
     }
   });
 
@@ -664,7 +670,13 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
       for (const [key, f] of Object.entries(perWindow as Record<string, Any>)) {
         expect(f.iou, `${name} ${key}`).toBeGreaterThan(0.9);
         // The silhouette's extreme corners: the red pixel centres lie within a pixel and a half of them.
-        for (const c of [f.topCornerPx, f.leftCornerPx, f.rightCornerPx]) expect(Math.hypot(c[0], c[1]), `${name} ${key} ${JSON.stringify(f)}`).toBeLessThan(2.5);
+        // Each extreme fixes one coordinate only: the topmost row (the top edge may run nearly level, so which of
+        // its pixels is "the" corner is ill-defined: 14 px apart along it, seen on Choreonoid 25994f3), and the
+        // leftmost and rightmost columns (their edges may run nearly upright).
+        const label = `${name} ${key} ${JSON.stringify(f)}`;
+        expect(Math.abs(f.topCornerPx[1]), label).toBeLessThan(1.5);
+        expect(Math.abs(f.leftCornerPx[0]), label).toBeLessThan(1.5);
+        expect(Math.abs(f.rightCornerPx[0]), label).toBeLessThan(1.5);
       }
     }
   });

@@ -23,7 +23,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
@@ -105,6 +105,11 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
     node.spin();
   }, 1_500_000);
 
+  // A robot whose run fails must not leave its launch running: the next one would read its latched topics.
+  afterEach(async () => {
+    await procs.stopAll();
+  }, 60_000);
+
   afterAll(async () => {
     await procs.stopAll();
     node?.destroy();
@@ -150,7 +155,8 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       mkdirSync(launchTmp);
       const started = Date.now();
       const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge moveit.launch.py body_file:=${file}`), { ...process.env, TMPDIR: launchTmp });
-      await waitFor('move_group ready', 300_000, () => launch.output().includes(READY) || launch.child.exitCode !== null, launch.output);
+      // Ready, or given up: the launch keeps running when move_group alone dies.
+      await waitFor('move_group ready', 300_000, () => launch.output().includes(READY) || launch.child.exitCode !== null || /\[ERROR\] \[move_group-\d+\]: process has died/.test(launch.output()), launch.output);
       expect(launch.output(), launch.output().slice(-4000)).toContain(READY);
       const startSeconds = (Date.now() - started) / 1000;
 

@@ -73,7 +73,9 @@ function topicsFor(d: Device, f: DeviceFrames, base: string): DeviceTopic[] {
         t('depth_camera_info', 'depth/camera_info', MessageType.CameraInfo, optical),
         t('points', 'points', MessageType.PointCloud2, optical),
       ];
-      if (d.params.image_type === 'NO_IMAGE') return depth;
+      // An unorganized cloud's camera sends no picture: Choreonoid fills its image with the colours of the valid
+      // points, one row of them (GLRangeCameraSimulator::doStoreScreenImage); the colours ride in the cloud.
+      if (d.params.image_type === 'NO_IMAGE' || !d.params.is_organized) return depth;
       return [t('image', 'image_raw', MessageType.Image, optical), t('camera_info', 'camera_info', MessageType.CameraInfo, optical), ...depth];
     }
     case 'RangeSensor': {

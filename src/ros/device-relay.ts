@@ -165,8 +165,7 @@ function relayImage(
   const write = reusing(writeImage);
   const size = renderedImageSize(params);
   subscribe(relay, topic, MessageType.Image, label, readImage, (m) => {
-    // The size check also drops the n×1 colour "image" of an unorganized range camera
-    // (GLRangeCameraSimulator keeps only valid pixels), whose colours travel in the cloud's rgb.
+    // The size check drops an image of the wrong size (a producer that disagrees with the model).
     const problem = imageProblem(m) ?? (m.width !== size.width || m.height !== size.height ? `size ${m.width}×${m.height}, the camera sends ${size.width}×${size.height}` : null);
     if (problem) {
       relay.warnOnce(`${label}:image`, `${label}: dropped an image from ${topic}: ${problem}`);
@@ -188,7 +187,9 @@ function startCamera(relay: Relay, d: Extract<Device, { type: 'Camera' }>, set: 
 function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera' }>, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {
   const p: RangeCameraParams = d.params;
   const frameId = prefixed(relay.framePrefix, set.topics.find((t) => t.role === 'points')!.frame);
-  const color = p.image_type !== 'NO_IMAGE';
+  // The picture topics are there only for an organized colour camera (devices/topics.ts): an unorganized one
+  // sends one row of point colours, which ride in the cloud's rgb instead.
+  const color = set.topics.some((t) => t.role === 'image');
   const depthInfo = cameraInfoStream(relay, p, frameId, pubs.depth_camera_info!);
   if (color) {
     const info = cameraInfoStream(relay, p, frameId, pubs.camera_info!);
