@@ -49,6 +49,8 @@ MOTION_PLANNING_DISPLAY = """
 """
 
 
+# Seconds move_group waits for the node's description topics.
+DESCRIPTION_TIMEOUT = 60.0
 # The octomap's voxel size in m when a sensor is added (MoveIt's tutorials' value); without one MoveIt warns and takes 0.1.
 OCTOMAP_RESOLUTION = 0.025
 # The one entry of the octomap's `sensors` list, with no plugin: no 3D sensor updates the octomap.
@@ -92,6 +94,11 @@ def moveit_nodes(context):
         'publish_transforms_updates': True,
         'publish_robot_description_semantic': False,
         'allow_trajectory_execution': execution,
+        # How long move_group waits for the node's robot_description and robot_description_semantic topics
+        # (MoveIt's default 10 s): the node starts with move_group, and on a busy machine loading the model and
+        # its collision matrix can take longer; move_group gives up and exits after this.
+        'robot_description_timeout': DESCRIPTION_TIMEOUT,
+        'robot_description_semantic_timeout': DESCRIPTION_TIMEOUT,
         # No 3D sensor feeds the octomap. MoveIt always starts its occupancy map monitor and reads these; a
         # `sensors` list is required (an empty list cannot be passed as a ROS 2 parameter), so it names one
         # entry whose empty sensor_plugin MoveIt skips by design ("Skipping octomap updater plugin ''").
