@@ -7,7 +7,7 @@
 #   writes all link positions into the item: output_all_link_positions);
 # - once, each device's link and local pose (Device::T_local);
 # - obeys commands written to $BB_PROBE_DIR/command: "stop", "start", "restart" (stop, then start from time 0),
-#   "quit"; each is acknowledged with an {"event": ...} line. Event lines also go to $BB_PROBE_DIR/events.jsonl.
+#   "dynamics" (stop, remove the motion controller, start from time 0), "quit"; each is acknowledged with an {"event": ...} line. Event lines also go to $BB_PROBE_DIR/events.jsonl.
 # Poses are 4x4 matrices, row-major.
 import json
 import os
@@ -94,6 +94,16 @@ class Probe:
                 self.start()
             elif command == "restart":
                 self.stop()
+                self.pending = "start"
+            elif command == "dynamics":
+                # Stop, take the motion controller away (while it plays joint angles, AIST's high-gain dynamics
+                # leaves force sensors at 0) and start again: the head then rests on its joint limits.
+                self.stop()
+                for item in self.bodyItem.getDescendantItems():
+                    # The binding may not know the class (it then shows as Item): the scene's name for it too.
+                    if type(item).__name__ == "BodyMotionControllerItem" or item.name == "HeadMotion":
+                        item.detachFromParentItem()
+                        self.log({"event": "motion controller removed"})
                 self.pending = "start"
             elif command == "quit":
                 self.timer.stop()
