@@ -15,6 +15,7 @@ import {
   differingPixels,
   guiEnv,
   installedPackage,
+  isModelWarning,
   liveRos,
   pixelsOfColour,
   processGroup,
@@ -42,16 +43,9 @@ const SETTLE_MS = 12_000;
 const rvizComplaints = (log: string): string[] =>
   log.split('\n').filter((l) => /^\[rviz2-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]|\bERROR\b|Could not|No transform/.test(l));
 
-/**
- * body_bridge lines of a launch log that are warnings or errors, but for those about the user's model itself:
- * a warning located in the model file (file:line:column, as `body-bridge check` reports it) or a nameless
- * device, which choreonoid_ros cannot publish either (its topic is the device's name).
- */
+/** body_bridge lines of a launch log that are warnings or errors, but for those about the user's model itself (isModelWarning). */
 const bridgeComplaints = (log: string): string[] =>
-  log
-    .split('\n')
-    .filter((l) => /^\[body_bridge-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]/.test(l))
-    .filter((l) => !/\.(body|wrl|yaml):\d+:\d+: warning:/.test(l) && !/no input topic \(nameless device/.test(l));
+  log.split('\n').filter((l) => /^\[body_bridge-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]/.test(l) && !isModelWarning(l));
 
 describe.skipIf(skip)('display.launch.py: rviz2 shows the model and its sensors', () => {
   let rcl: Any;

@@ -3,6 +3,7 @@
 // answers of test/peers/moveit_probe.py checked against them.
 import { parse as parseYaml } from 'yaml';
 import { child, childrenNamed, parseXml } from './urdf-peers.js';
+import { isModelWarning } from './live-rig.js';
 
 export interface UrdfJoint {
   name: string;
@@ -171,14 +172,6 @@ export function peakRatios(plan: ProbePlan, limits: ReadonlyMap<string, YamlLimi
   }
   return { velocity, acceleration };
 }
-
-/**
- * A warning of body_bridge about the user's model rather than its configuration: located in the model file
- * (`file.body:L:C: warning:`, as `body-bridge check` prints it) or a nameless device, which choreonoid_ros
- * cannot publish either (its topic is the device's name). ros-live-rviz.test.ts lets the same lines through.
- */
-export const isModelWarning = (line: string): boolean =>
-  /^\[body_bridge-\d+\] \[WARN\]/.test(line) && (/\.(body|wrl|yaml):\d+:\d+: warning:/.test(line) || /no input topic \(nameless device/.test(line));
 
 const isComplaint = (l: string): boolean => /\[(WARN|WARNING|ERROR|FATAL)\]/.test(l) || /\b(Error|Exception|Traceback)\b/.test(l);
 
