@@ -1,6 +1,7 @@
 // MoveIt 2's move_group planning with what body_bridge serves, as a user runs it: `ros2 launch body_bridge
 // moveit.launch.py body_file:=X` with the package built by colcon, then test/peers/moveit_probe.py (rclpy and
-// moveit_msgs) asking move_group through its own services and action. For PA10, UR10, SR1, GR001 and HRP4C:
+// moveit_msgs) asking move_group through its own services and action. For PA10, UR10, SR1 (.body and .wrl), GR001
+// and HRP4C:
 // - move_group starts with no warning or error in the launch log, nor does body_bridge but for its warnings
 //   about the model itself (located in the model file, or a nameless device: isModelWarning), and its
 //   planning interface knows every group the SRDF names;
@@ -69,6 +70,8 @@ const robots: Robot[] = [
   { name: 'PA10', file: 'choreonoid/share/model/PA10/PA10.body', groups: ['arm', 'hand', 'whole_body'] },
   { name: 'UR10', file: 'choreonoid/share/model/UniversalRobots/UR10.body', groups: ['arm', 'whole_body'] },
   { name: 'SR1', file: 'choreonoid/share/model/SR1/SR1.body', groups: ['CHEST', 'LARM', 'RARM', 'LLEG', 'RLEG', 'whole_body'] },
+  // An OpenHRP .wrl robot through the same launch: the corpus has GR001 as a .body only, SR1 as both.
+  { name: 'SR1-wrl', file: 'choreonoid-legacy-wrl/share/model/SR1/SR1.wrl', groups: ['CHEST', 'LARM', 'RARM', 'LLEG', 'RLEG', 'whole_body'] },
   // The corpus has GR001 as a .body (with STL meshes) only; no .wrl of it exists there.
   // CHEST_P and HEAD: one joint each; RARM and LARM: three joints, the tip at the elbow joint.
   { name: 'GR001', file: 'choreonoid/share/model/GR001/GR001.body', groups: ['RLEG', 'LLEG', 'CHEST_P', 'HEAD', 'RARM', 'LARM', 'whole_body'], turning: ['CHEST_P', 'HEAD'] },
