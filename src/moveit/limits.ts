@@ -8,7 +8,7 @@ import { velocityLimit } from '../model/joint.js';
 import { cross, determinant, mulVec, norm, normalize, sub } from '../model/math.js';
 import type { RobotModel, Vec3 } from '../model/types.js';
 import type { PlanningGroup } from './groups.js';
-import { groupJoints } from './srdf.js';
+import { chainPath, groupJoints } from './srdf.js';
 
 const double = (x: number): Scalar => {
   const s = new Scalar(x);
@@ -93,22 +93,11 @@ export type ChainIk = 'pose' | 'position' | 'orientation';
 /** Distance (m) of a joint axis from the tip's origin below which the joint cannot move the origin. */
 const ON_AXIS = 1e-9;
 
-/** The moving links (joint = the link's parent joint) from the chain's base down to its tip, base first; null if tip is not below base. */
-function chainLinks(model: RobotModel, chain: { base: string; tip: string }): RobotModel['links'] | null {
-  const byName = new Map(model.links.map((l) => [l.name, l]));
-  const out: RobotModel['links'] = [];
-  for (let l = byName.get(chain.tip); l && l.name !== chain.base; l = l.parent === null ? undefined : byName.get(l.parent)) {
-    if (l.parent === null) return null;
-    if (isMovingJoint(l)) out.unshift(l);
-  }
-  return byName.has(chain.tip) ? out : null;
-}
-
 /** What KDL solves for this chain (see ChainIk), from the model's kinematics at its zero configuration. */
-export function chainIk(model: RobotModel, chain: { base: string; tip: string }): ChainIk {
-  const links = chainLinks(model, chain) ?? [];
+export function chainIk(model: RobotModel, chain: { base: string; tip: string }, poses = linkWorldPoses(model)): ChainIk {
+  const path = chainPath(model, chain);
+  const links = path.reachedBase ? path.links.filter(isMovingJoint).reverse() : [];
   if (links.length >= FULL_POSE_JOINTS) return 'pose';
-  const poses = linkWorldPoses(model);
   const tip = poses.get(chain.tip)?.translation;
   if (!tip || links.some((l) => l.joint.type !== 'revolute')) return 'position';
   // A revolute joint's axis runs through its link's origin along R_link·axis (the joint frame is the link frame).
@@ -135,9 +124,10 @@ export function chainIk(model: RobotModel, chain: { base: string; tip: string })
 export function kinematicsYaml(groups: readonly PlanningGroup[], model: RobotModel): string {
   const solvers: Record<string, unknown> = {};
   const byKind: Record<ChainIk, string[]> = { pose: [], position: [], orientation: [] };
+  const poses = linkWorldPoses(model);
   for (const g of groups) {
     if (!g.chain) continue;
-    const kind = chainIk(model, g.chain);
+    const kind = chainIk(model, g.chain, poses);
     byKind[kind].push(g.name);
     solvers[g.name] = {
       kinematics_solver: KDL_SOLVER,

@@ -55,6 +55,18 @@ export function homeState(group: PlanningGroup, home: readonly [string, number][
   return { name: HOME_STATE, group: group.name, values: home.filter(([n]) => joints.has(n)) };
 }
 
+/**
+ * The links of a chain from its tip up to (not including) its base, tip first, and whether the walk reached the
+ * base (false when the tip is not below it). Each link stands for its parent joint.
+ */
+export function chainPath(model: RobotModel, chain: { base: string; tip: string }): { links: RobotModel['links']; reachedBase: boolean } {
+  const byLink = new Map(model.links.map((l) => [l.name, l]));
+  const links: RobotModel['links'] = [];
+  let l = byLink.get(chain.tip);
+  for (; l && l.name !== chain.base && l.parent !== null; l = byLink.get(l.parent)) links.push(l);
+  return { links, reachedBase: l !== undefined && l.name === chain.base };
+}
+
 /** The joint names a group covers: its chain's joints, its joints, its links' joints. */
 export function groupJoints(group: PlanningGroup, model: RobotModel, groups: ReadonlyMap<string, PlanningGroup>, seen = new Set<string>()): Set<string> {
   const byLink = new Map(model.links.map((l) => [l.name, l]));
@@ -63,9 +75,7 @@ export function groupJoints(group: PlanningGroup, model: RobotModel, groups: Rea
     const link = byLink.get(l);
     if (link && link.parent !== null) out.add(link.joint.name);
   }
-  if (group.chain) {
-    for (let l = byLink.get(group.chain.tip); l && l.name !== group.chain.base && l.parent !== null; l = byLink.get(l.parent)) out.add(l.joint.name);
-  }
+  if (group.chain) for (const l of chainPath(model, group.chain).links) out.add(l.joint.name);
   seen.add(group.name);
   for (const s of group.subgroups) {
     const sub = groups.get(s);
