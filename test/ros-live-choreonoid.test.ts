@@ -5,9 +5,9 @@
 // known poses; AIST at 1 ms, GLVisionSimulator, BodyROS2Item, WorldROS2Item), and body_bridge serves the same
 // body file as a user starts it:
 //   ros2 launch body_bridge bridge.launch.py body_file:=Checker.body use_sim_time:=true joint_states_topic:=/Checker/joint_states
-// The motion holds three head poses. At each, what a ROS user receives from body_bridge is held against the
-// scene (through body_bridge's /tf and /tf_static, as a tf2 listener holds them, and the root's world pose as
-// the scene fixes it):
+// The motion holds three head poses; the fixed base is moved between runs (three base poses, the last one
+// leaning). At each, what a ROS user receives from body_bridge is held against the scene (through body_bridge's
+// /tf and /tf_static, as a tf2 listener holds them, and the root's world pose as Choreonoid reports it):
 // - every point of every relayed PointCloud2 lies on a surface of the scene (distance figures per sensor);
 // - each LaserScan range equals the ray-cast distance at its angle, and the angles run counter-clockwise;
 // - the depth image, the cloud and CameraInfo agree pixel for pixel; the box's corners project through
@@ -15,9 +15,10 @@
 // - the IMUs read +g along world up and no rotation at rest; the force sensors read the weight above them;
 // - /tf equals the link poses Choreonoid itself reports (test/live/choreonoid/probe.py, run in Choreonoid);
 // - every device reaches its standard topic, the fisheye cameras with a CameraInfo of their real size.
-// Then the simulation is stopped and started again (time jumps back to zero): /tf and every relayed topic must
-// follow within a second, without a restart of the node and without a stale transform, and the first pose is
-// checked again. Before the restart, the node's CPU while it relays the real streams is measured beside
+// Then the simulation is stopped, the base moved, and started again (time jumps back to zero): /tf and every
+// relayed topic must follow within a second, without a restart of the node and without a stale transform, and
+// the first two head poses are checked again from there. A third run, without the motion controller and with the
+// base moved again and leaning, is for the sensors at rest (force, IMU). Before the restart, the node's CPU while it relays the real streams is measured beside
 // topic_tools' C++ relay of the same topics (a figure, not a check). Figures are printed and written to
 // build/live-choreonoid/report.json.
 //
@@ -53,9 +54,9 @@ import {
   rotationAngle,
   stampSeconds,
   TfBuffer,
-  WORLD_ROOT,
+  placementPose,
 } from './live/choreonoid/geometry.js';
-import { BOXES, GRAVITY, MASS, MOTION_FILE, motionSeq, POSES, PROJECT, ROBOT_BODY, ROBOT_NAME, SCENE_DIR, SETTLE } from './live/choreonoid/scene.js';
+import { BASE_BY_RUN, BOXES, GRAVITY, MASS, MOTION_FILE, motionSeq, type Placement, POSES, PROJECT, ROBOT_BODY, ROBOT_NAME, SCENE_DIR, SETTLE } from './live/choreonoid/scene.js';
 
 const ros = await liveRos();
 // The simulator is looked for only where the graph is there: elsewhere the first line says it all.
@@ -65,11 +66,21 @@ const skip = skipWithout(ros) || skipWithout(chor!, findXvfb());
 
 const reportDir = join(projectRoot, 'build', 'live-choreonoid');
 const BODY_NS = defaultInputNamespace(ROBOT_NAME);
-/** The run of the simulation a message belongs to: 1 before the restart, 2 after it. */
-type Run = 1 | 2;
+/**
+ * The run of the simulation a message belongs to: 1 before the restart, 2 after it (the base moved, head poses
+ * A and B), 3 the forward-dynamics run (the base moved again and leaning; sensors at rest).
+ */
+type Run = 1 | 2 | 3;
 /** Pose windows, by run: a message stamped inside one was taken with the head still at that pose. */
-const WINDOWS: { run: Run; pose: (typeof POSES)[number] }[] = [...POSES.map((pose) => ({ run: 1 as Run, pose })), { run: 2 as Run, pose: POSES[0]! }];
+const WINDOWS: { run: Run; pose: (typeof POSES)[number] }[] = [...POSES.map((pose) => ({ run: 1 as Run, pose })), ...POSES.slice(0, 2).map((pose) => ({ run: 2 as Run, pose }))];
 const windowKey = (run: Run, pose: string): string => `${run}${pose}`;
+/** Run 1 ends past the last pose; the second run is stopped before it gets there: stamps below it after the restart are the second run's. */
+const RUN2_BELOW = POSES[POSES.length - 1]!.to;
+/** A placement as the probe's JSON argument. */
+const placementJson = (p: Placement): string => {
+  const pose = placementPose(p);
+  return JSON.stringify({ translation: pose.translation, rotation: pose.rotation });
+};
 const inWindow = (t: number, pose: (typeof POSES)[number]): boolean => t >= pose.from + SETTLE && t <= pose.to - 0.05;
 
 interface Arrival {
@@ -195,11 +206,11 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
   /** Set by the first /clock of the third run (time back near zero after dynamicsWall). */
   let dynamicsStarted = false;
   /** Force sensor messages of the third run, once the head has come to rest (3.5–4.5 s). */
-  const restingForces = new Map<string, Any[]>();
+  const resting = new Map<string, Any[]>();
   const report: Record<string, Any> = {};
   let probeDir = '';
 
-  const runOf = (wall: number, stamp: number): Run => (wall > restartWall && stamp < 5 ? 2 : 1);
+  const runOf = (wall: number, stamp: number): Run => (wall > restartWall && stamp < RUN2_BELOW ? 2 : 1);
   const linkFrame = (link: string): string => renamed.get(link) ?? link;
 
   const probeLog = (): Any[] =>
@@ -313,10 +324,11 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
           const w = wall();
           const stamp = stampSeconds(m.header.stamp);
           if (w > dynamicsWall) {
-            const kept = restingForces.get(log.topic) ?? [];
+            const kept = resting.get(log.topic) ?? [];
             // Only the third run's: the second one goes on for a moment after the command, at the same times.
-            if (dynamicsStarted && t.type === 'geometry_msgs/msg/WrenchStamped' && stamp >= 3.5 && stamp <= 4.5 && kept.length < 5) kept.push(m);
-            restingForces.set(log.topic, kept);
+            const atRest = t.type === 'geometry_msgs/msg/WrenchStamped' || t.type === 'sensor_msgs/msg/Imu';
+            if (dynamicsStarted && atRest && stamp >= 3.5 && stamp <= 4.5 && kept.length < 5) kept.push(m);
+            resting.set(log.topic, kept);
             return;
           }
           log.arrivals.push({ wall: w, stamp });
@@ -389,17 +401,17 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
 
     report.cpu = await relayCpu();
 
-    // Stop and start again: time jumps back to zero; the node must follow without a restart.
+    // Stop, move the base, and start again: time jumps back to zero; the node must follow without a restart.
     restartWall = Date.now() / 1000;
-    writeFileSync(join(probeDir, 'command'), 'restart');
-    await waitFor('the restarted simulation past the first pose', 600_000, () => (clock.length > 0 && clock[clock.length - 1]!.wall > restartWall && simTime() < 5 && simTime() >= POSES[0]!.to) || sim.child.exitCode !== null, logs);
+    writeFileSync(join(probeDir, 'command'), `restart ${placementJson(BASE_BY_RUN[1])}`);
+    await waitFor('the restarted simulation past the second pose', 600_000, () => (clock.length > 0 && clock[clock.length - 1]!.wall > restartWall && simTime() < RUN2_BELOW && simTime() >= POSES[1]!.to) || sim.child.exitCode !== null, logs);
     expect(sim.child.exitCode, logs()).toBeNull();
     await sleep(1000);
 
     // A third run without the motion controller (forward dynamics): the force sensors measure again.
     jumpsBeforeDynamics = tf.jumps.length;
     dynamicsWall = Date.now() / 1000;
-    writeFileSync(join(probeDir, 'command'), 'dynamics');
+    writeFileSync(join(probeDir, 'command'), `dynamics ${placementJson(BASE_BY_RUN[2])}`);
     await waitFor('the forward-dynamics run past 4.5 s', 600_000, () => (dynamicsStarted && simTime() >= 4.6 && simTime() < 20) || sim.child.exitCode !== null, logs);
     expect(sim.child.exitCode, logs()).toBeNull();
     writeFileSync(join(probeDir, 'command'), 'quit');
@@ -422,12 +434,27 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  /** The pose of a message's frame in the world at its stamp, through body_bridge's /tf and the scene's root pose. */
+  /** The probe's samples of a run, while the simulation ran. */
+  const probeOfRun = (run: Run): Any[] =>
+    probeLog().filter((e) => e.links && e.running && (run === 1 ? e.wall < restartWall : run === 2 ? e.wall > restartWall && e.wall < dynamicsWall : e.wall > dynamicsWall));
+  const rootPoses = new Map<Run, Pose>();
+  /** The root's world pose in a run, as Choreonoid reports it (the base is fixed within a run). */
+  const rootPose = (run: Run): Pose => {
+    let pose = rootPoses.get(run);
+    if (!pose) {
+      const sample = probeOfRun(run).find((e) => e.links[model.root]);
+      if (!sample) throw new Error(`Choreonoid reported no pose of ${model.root} in run ${run}`);
+      pose = poseFromMatrix16(sample.links[model.root]);
+      rootPoses.set(run, pose);
+    }
+    return pose;
+  };
+  /** The pose of a message's frame in the world at its stamp, through body_bridge's /tf and the root's world pose. */
   const worldPose = (frameId: string, stamp: number, run: Run | string): Pose => {
-    const epoch = Number(String(run)[0]) - 1;
-    const inRoot = tf.poseIn(linkFrame(model.root), frameId, stamp, epoch);
-    if (!inRoot) throw new Error(`no transform ${model.root} <- ${frameId} at ${stamp} in run ${epoch + 1}`);
-    return composePose(WORLD_ROOT, inRoot);
+    const r = Number(String(run)[0]) as Run;
+    const inRoot = tf.poseIn(linkFrame(model.root), frameId, stamp, r - 1);
+    if (!inRoot) throw new Error(`no transform ${model.root} <- ${frameId} at ${stamp} in run ${r}`);
+    return composePose(rootPose(r), inRoot);
   };
   /** Messages of a topic kept in every pose window, with the window's name. */
   const keptOf = (topic: string, which: 'poses' | 'ramp' = 'poses'): { key: string; msg: Any }[] => {
@@ -465,6 +492,27 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
     expect(sizes['Fisheye/image_raw']).toBe('256x256');
     expect(sizes['Theta/image_raw']).toBe('256x128');
     expect(launch.output()).not.toMatch(/dropped/);
+  });
+
+  it('the base stands where each run put it, as Choreonoid reports it, and stays there', () => {
+    const figures: Record<string, Any> = {};
+    ([1, 2, 3] as const).forEach((run) => {
+      const want = placementPose(BASE_BY_RUN[run - 1]);
+      const samples = probeOfRun(run).map((e) => poseFromMatrix16(e.links[model.root]));
+      expect(samples.length, `probe samples of run ${run}`).toBeGreaterThan(0);
+      let worstT = 0;
+      let worstR = 0;
+      for (const p of samples) {
+        worstT = Math.max(worstT, Math.hypot(...([0, 1, 2].map((i) => p.translation[i]! - want.translation[i]!) as [number, number, number])));
+        worstR = Math.max(worstR, rotationAngle(p.rotation, want.rotation));
+      }
+      figures[run] = { placement: BASE_BY_RUN[run - 1], samples: samples.length, max_translation_m: worstT, max_rotation_rad: worstR };
+    });
+    report.basePoses = figures;
+    for (const f of Object.values(figures)) {
+      expect(f.max_translation_m).toBeLessThan(1e-6);
+      expect(f.max_rotation_rad).toBeLessThan(1e-6);
+    }
   });
 
   it('/tf equals the link poses Choreonoid reports, at every pose', () => {
@@ -532,8 +580,10 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
     }
     report.pointToSurface = figures;
     for (const [name, f] of Object.entries(figures)) {
-      expect(f.all.median_mm, name).toBeLessThan(name === 'Lidar3D' ? 10 : 3);
-      expect(f.all.p99_mm, name).toBeLessThan(name === 'Lidar3D' ? 60 : 20);
+      // The range cameras have no noise in the scene and the depth is the pixel centre's (MSAA off): their points
+      // lie on the surfaces to the depth buffer's precision. Lidar3D has a distance noise setting.
+      expect(f.all.median_mm, name).toBeLessThan(name === 'Lidar3D' ? 10 : 0.1);
+      expect(f.all.p99_mm, name).toBeLessThan(name === 'Lidar3D' ? 60 : 1);
     }
   });
 
@@ -588,6 +638,11 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
       const cloudVsRay: number[] = [];
       const depthVsScene: number[] = [];
       const sceneDepths: number[] = [];
+      // Which ray does each depth belong to? The scene's depth along the ray through (u + du, v + dv) for
+      // sub-pixel offsets in eighths, on every 7th pixel: the offset that fits best is where in its pixel the
+      // depth was taken (0, 0: the pixel-centre ray CameraInfo gives; an MSAA resolve may take another sample).
+      const OFFSETS = Array.from({ length: 11 }, (_, i) => (i - 5) / 8);
+      const offsetErrors = OFFSETS.flatMap((du) => OFFSETS.map((dv) => ({ du, dv, errors: [] as number[] })));
       for (const { key, msg: cloud } of clouds) {
         const depth = depths.find((d) => d.key === key && stampSeconds(d.msg.header.stamp) === stampSeconds(cloud.header.stamp));
         if (!depth) continue;
@@ -617,12 +672,22 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
               depthVsScene.push(Math.abs(hit.distance / n - d));
               sceneDepths.push(d);
             }
+            if ((v * w + u) % 7 !== 0) continue;
+            for (const o of offsetErrors) {
+              const r: Vec3 = [(u + o.du - cx) / fx, (v + o.dv - cy) / fy, 1];
+              const rn = Math.hypot(...r);
+              const h = castRay(pose.translation, mulVec(pose.rotation, [r[0] / rn, r[1] / rn, r[2] / rn]));
+              if (Number.isFinite(h.distance)) o.errors.push(Math.abs(h.distance / rn - d));
+            }
           }
         }
       }
       // The sensor's resolution: half a pixel's footprint at the median depth (a pixel spans 1/fx rad).
       const halfPixel_mm = +((1000 * 0.5 * distribution(sceneDepths).median) / fx).toFixed(3);
-      figures[name] = { cloudVsDepth: mm(distribution(cloudVsDepth)), cloudVsPixelRay: mm(distribution(cloudVsRay)), depthVsScene: mm(distribution(depthVsScene)), halfPixel_mm };
+      const fits = offsetErrors.map((o) => ({ du: o.du, dv: o.dv, median_mm: +(1000 * distribution(o.errors).median).toFixed(3) }));
+      const best = fits.reduce((m, f) => (f.median_mm < m.median_mm ? f : m));
+      const principalPointFit = { bestOffsetPx: [best.du, best.dv], medianAtBest_mm: best.median_mm, medianAtZero_mm: fits.find((f) => f.du === 0 && f.dv === 0)!.median_mm, grid: fits };
+      figures[name] = { cloudVsDepth: mm(distribution(cloudVsDepth)), cloudVsPixelRay: mm(distribution(cloudVsRay)), depthVsScene: mm(distribution(depthVsScene)), halfPixel_mm, principalPointFit };
       expect(cloudVsDepth.length, name).toBeGreaterThan(1000);
     }
     report.depthCloudCameraInfo = figures;
@@ -630,8 +695,10 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
       expect(f.cloudVsDepth.max_mm, name).toBeLessThan(0.01);
       expect(f.cloudVsPixelRay.max_mm, name).toBeLessThan(0.05);
       expect(f.depthVsScene.median_mm, name).toBeLessThan(f.halfPixel_mm);
+      // Each depth belongs to its pixel-centre ray, the one CameraInfo describes, to an eighth of a pixel.
+      expect(f.principalPointFit.bestOffsetPx, name).toEqual([0, 0]);
     }
-  });
+  }, 600_000);
 
   it("the box's corners project through CameraInfo to where the box is in the colour images", () => {
     const figures: Record<string, Any> = {};
@@ -714,7 +781,9 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
       if (d.type === 'Imu' || d.type === 'AccelerationSensor' || d.type === 'RateGyroSensor') {
         const acc: number[] = [];
         const gyro: number[] = [];
-        for (const { key, msg } of keptOf(`/${set.topics[0]!.name}`)) {
+        // The pose windows of runs 1 and 2, and the third run at rest with the base leaning.
+        const third = (resting.get(`/${set.topics[0]!.name}`) ?? []).map((msg) => ({ key: '3', msg }));
+        for (const { key, msg } of [...keptOf(`/${set.topics[0]!.name}`), ...third]) {
           const pose = worldPose(msg.header.frame_id, stampSeconds(msg.header.stamp), key);
           const a = msg.linear_acceleration;
           const w = msg.angular_velocity;
@@ -724,7 +793,7 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
           }
           if (msg.angular_velocity_covariance[0] !== -1) gyro.push(Math.hypot(w.x, w.y, w.z));
         }
-        figures[d.name] = { type: d.type, accelErrorMax_mps2: acc.length ? Math.max(...acc) : null, gyroMax_radps: gyro.length ? Math.max(...gyro) : null, samples: Math.max(acc.length, gyro.length) };
+        figures[d.name] = { type: d.type, accelErrorMax_mps2: acc.length ? Math.max(...acc) : null, gyroMax_radps: gyro.length ? Math.max(...gyro) : null, samples: Math.max(acc.length, gyro.length), leaningBaseSamples: third.length };
       }
       if (d.type === 'ForceSensor') {
         // At rest the force through the sensor is the weight of what hangs on it, whatever the head's pose:
@@ -732,9 +801,9 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
         // dynamics leaves force sensors at 0, kept here as a figure).
         const above = d.name === 'BaseForce' ? MASS.BODY + MASS.PAN + MASS.TILT : MASS.TILT;
         const underMotion = keptOf(`/${set.topics[0]!.name}`).map(({ msg }) => Math.hypot(msg.wrench.force.x, msg.wrench.force.y, msg.wrench.force.z));
-        const resting = restingForces.get(`/${set.topics[0]!.name}`) ?? [];
-        const err = resting.map((msg: Any) => Math.abs(Math.hypot(msg.wrench.force.x, msg.wrench.force.y, msg.wrench.force.z) - above * GRAVITY));
-        const f0 = resting[0]?.wrench.force;
+        const atRest = resting.get(`/${set.topics[0]!.name}`) ?? [];
+        const err = atRest.map((msg: Any) => Math.abs(Math.hypot(msg.wrench.force.x, msg.wrench.force.y, msg.wrench.force.z) - above * GRAVITY));
+        const f0 = atRest[0]?.wrench.force;
         figures[d.name] = {
           expected_N: +(above * GRAVITY).toFixed(4),
           readAtRest_N: f0 ? [f0.x, f0.y, f0.z].map((v: number) => +v.toFixed(4)) : null,
@@ -752,6 +821,7 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
         expect(f.samples, `${name}: messages of the resting forward-dynamics run`).toBeGreaterThan(0);
         expect(f.errorMax_N, name).toBeLessThan(f.limit_N);
       } else {
+        expect(f.leaningBaseSamples, `${name}: messages of the resting run with the base leaning`).toBeGreaterThan(0);
         if (f.type !== 'RateGyroSensor') expect(f.accelErrorMax_mps2, name).toBeLessThan(0.05);
         if (f.type !== 'AccelerationSensor') expect(f.gyroMax_radps, name).toBeLessThan(0.01);
       }
@@ -766,7 +836,10 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
       const d: number[] = [];
       for (const { key, msg } of msgs) {
         const pose = worldPose(msg.header.frame_id, stampSeconds(msg.header.stamp) - delta, key);
-        for (const p of points(msg)) if (finite(p)) d.push(nearestSurface(applyPose(pose, p)).distance);
+        // Every 4th point: a median over tens of thousands is as telling, at 31 deltas.
+        points(msg).forEach((p, i) => {
+          if (i % 4 === 0 && finite(p)) d.push(nearestSurface(applyPose(pose, p)).distance);
+        });
       }
       return distribution(d).median;
     };
@@ -792,29 +865,29 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
     }
     report.whileMoving = figures;
     expect(Object.keys(figures).length).toBeGreaterThan(0);
-  });
+  }, 600_000);
 
   it('stopped and started again (time back to zero), the node follows within a second: /tf and every relayed topic, no stale transform, no restart', () => {
     // The node is the same process.
     expect(launch.child.exitCode, logs()).toBeNull();
     expect(launch.output().match(/Robot initialized/g)?.length ?? 0).toBeLessThanOrEqual(1);
-    const clockBack = clock.find((c) => c.wall > restartWall && c.stamp < 5);
+    const clockBack = clock.find((c) => c.wall > restartWall && c.stamp < RUN2_BELOW);
     expect(clockBack, 'the clock went back to zero').toBeDefined();
-    const firstInput = jointStates.find((j) => j.wall > restartWall && j.stamp < 5)!;
-    const firstTf = tfArrivals.find((a) => a.wall > restartWall && a.stamps.every((s) => s < 5));
+    const firstInput = jointStates.find((j) => j.wall > restartWall && j.stamp < RUN2_BELOW)!;
+    const firstTf = tfArrivals.find((a) => a.wall > restartWall && a.stamps.every((s) => s < RUN2_BELOW));
     expect(firstTf, '/tf after the restart').toBeDefined();
     const lags: Record<string, number> = { '/tf': +(firstTf!.wall - firstInput.wall).toFixed(3) };
     // Stale: a /tf message after the restart (once the new run's first /tf is out) stamped from the old run.
-    const stale = tfArrivals.filter((a) => a.wall > firstTf!.wall && a.wall < dynamicsWall && a.stamps.some((s) => s >= 5)).length;
+    const stale = tfArrivals.filter((a) => a.wall > firstTf!.wall && a.wall < dynamicsWall && a.stamps.some((s) => s >= RUN2_BELOW)).length;
     for (const set of topicSets) {
       const d = model.devices[set.device]!;
       const base = upstreamBase(BODY_NS, d)!;
       const up = upstreamTopics(base);
       const inputTopic = [...inputs.keys()].find((k) => k === up.image || k === up.pointCloud || k === up.scan || k === up.data)!;
-      const inFirst = inputs.get(inputTopic)!.find((a) => a.wall > restartWall && a.stamp < 5);
+      const inFirst = inputs.get(inputTopic)!.find((a) => a.wall > restartWall && a.stamp < RUN2_BELOW);
       for (const t of set.topics) {
         const log = topics.get(`/${t.name}`)!;
-        const outFirst = log.arrivals.find((a) => a.wall > restartWall && a.stamp < 5);
+        const outFirst = log.arrivals.find((a) => a.wall > restartWall && a.stamp < RUN2_BELOW);
         expect(inFirst, `${inputTopic} after the restart`).toBeDefined();
         expect(outFirst, `${log.topic} after the restart`).toBeDefined();
         lags[log.topic] = +(outFirst!.wall - inFirst!.wall).toFixed(3);

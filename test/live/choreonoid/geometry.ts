@@ -3,7 +3,7 @@
 // to the scene's boxes, rays cast at them, and distribution figures.
 import { composePose, mulMat, mulVec, transpose } from '../../../src/model/math.js';
 import type { Mat3, Pose, Vec3 } from '../../../src/model/types.js';
-import { BOXES, ROBOT_ROOT, type SceneBox, yaw } from './scene.js';
+import { BOXES, type Placement, ROBOT_ROOT, type SceneBox, yaw } from './scene.js';
 
 export type { Pose };
 
@@ -44,7 +44,15 @@ export function rotationAngle(a: Mat3, b: Mat3): number {
   return Math.acos(Math.min(1, Math.max(-1, (r[0][0] + r[1][1] + r[2][2] - 1) / 2)));
 }
 
-export const placementPose = (p: { translation: Vec3; yawDeg: number }): Pose => ({ translation: [...p.translation], rotation: yaw(p.yawDeg) });
+export const placementPose = (p: Placement): Pose => {
+  const r = ((p.rollDeg ?? 0) * Math.PI) / 180;
+  const roll: Mat3 = [
+    [1, 0, 0],
+    [0, Math.cos(r), -Math.sin(r)],
+    [0, Math.sin(r), Math.cos(r)],
+  ];
+  return { translation: [...p.translation], rotation: mulMat(yaw(p.yawDeg), roll) };
+};
 /** The robot root's world pose, as the scene fixes it. */
 export const WORLD_ROOT: Pose = placementPose(ROBOT_ROOT);
 

@@ -7,11 +7,16 @@
 #   writes all link positions into the item: output_all_link_positions);
 # - once, each device's link and local pose (Device::T_local);
 # - obeys commands written to $BB_PROBE_DIR/command: "stop", "start", "restart" (stop, then start from time 0),
-#   "dynamics" (stop, remove the motion controller, start from time 0), "quit"; each is acknowledged with an {"event": ...} line. Event lines also go to $BB_PROBE_DIR/events.jsonl.
+#   "dynamics" (stop, remove the motion controller, start from time 0), "quit"; each is acknowledged with an
+#   {"event": ...} line. Event lines also go to $BB_PROBE_DIR/events.jsonl. "restart" and "dynamics" may carry
+#   the root's next world pose as JSON ({"translation": [x, y, z], "rotation": 3x3 rows}): the fixed base is
+#   moved there, joints back to 0, and that becomes the state the next run starts from.
 # Poses are 4x4 matrices, row-major.
 import json
 import os
 import time
+
+import numpy
 
 from cnoid.Base import App, RootItem
 from cnoid.BodyPlugin import BodyItem, SimulationBar, SimulatorItem
@@ -79,21 +84,36 @@ class Probe:
         self.simulator.stopSimulation(True)
         self.log({"event": "stop"})
 
+    def place(self, pose):
+        """Move the (fixed) root to a world pose and make it the initial state the next run starts from."""
+        body = self.bodyItem.body
+        root = value(body.rootLink)
+        root.setTranslation(numpy.array(pose["translation"], dtype=float))
+        root.setRotation(numpy.array(pose["rotation"], dtype=float))
+        for i in range(body.numJoints):
+            body.joint(i).q = 0.0
+        body.calcForwardKinematics()
+        self.bodyItem.notifyKinematicStateChange()
+        self.bodyItem.storeInitialState()
+        self.log({"event": "placed", "root": matrix(root.T)})
+
     def tick(self):
         if self.pending == "start" and not self.simulator.isRunning():
             self.pending = None
             self.start()
         if os.path.exists(COMMAND):
             with open(COMMAND) as f:
-                command = f.read().strip()
+                command, _, argument = f.read().strip().partition(" ")
             os.remove(COMMAND)
-            self.log({"event": "command", "command": command})
+            self.log({"event": "command", "command": command, "argument": argument})
             if command == "stop":
                 self.stop()
             elif command == "start":
                 self.start()
             elif command == "restart":
                 self.stop()
+                if argument:
+                    self.place(json.loads(argument))
                 self.pending = "start"
             elif command == "dynamics":
                 # Stop, take the motion controller away (while it plays joint angles, AIST's high-gain dynamics
@@ -104,6 +124,8 @@ class Probe:
                     if type(item).__name__ == "BodyMotionControllerItem" or item.name == "HeadMotion":
                         item.detachFromParentItem()
                         self.log({"event": "motion controller removed"})
+                if argument:
+                    self.place(json.loads(argument))
                 self.pending = "start"
             elif command == "quit":
                 self.timer.stop()

@@ -16,12 +16,25 @@ export const GRAVITY = 9.80665;
 
 export interface Placement {
   translation: Vec3;
-  /** Rotation about world z, degrees (every body of the scene stands upright). */
+  /** Rotation about world z, degrees. */
   yawDeg: number;
+  /** Then about the body's own x, degrees (the boxes stand upright; the robot's base leans in its last run). */
+  rollDeg?: number;
 }
 
 /** The robot's root (BASE) in the world: fixed there by the scene (fix_root, initial_root_*). */
 export const ROBOT_ROOT: Placement = { translation: [0.2, -0.1, 0], yawDeg: 10 };
+
+/**
+ * Where the fixed base stands in each run of the simulation: the project's placement first; before the second
+ * run (head poses A and B again) and the third (forward dynamics, at rest) the probe moves it, so that the
+ * robot's sensors are checked from three base poses, the last one leaning.
+ */
+export const BASE_BY_RUN: readonly [Placement, Placement, Placement] = [
+  ROBOT_ROOT,
+  { translation: [0.55, 0.12, 0], yawDeg: -6 },
+  { translation: [0.05, -0.35, 0.02], yawDeg: 25, rollDeg: 7 },
+];
 
 export interface SceneBox extends Placement {
   name: string;
