@@ -14,14 +14,14 @@ free_root_frame (default world, the SRDF's virtual joint parent) at its initial 
 free_root_frame:='' because a simulator or localisation publishes it. rviz:=true adds rviz2 with the model, its
 sensors and MoveIt's MotionPlanning display (moveit_ros_visualization must be installed).
 
-move_group starts without a warning or error (ROS 2 Humble): no 3D sensor feeds the octomap (`sensors` names
-one entry with an empty plugin, which MoveIt skips: an empty list cannot be a ROS 2 parameter), and
-moveit_controller_manager names the plugin of moveit_controllers.yaml. With execution:=false, Humble's
+move_group starts without a warning or error (ROS 2 Humble and Jazzy): no 3D sensor feeds the octomap
+(`sensors` names one entry with an empty plugin, which MoveIt skips: an empty list cannot be a ROS 2
+parameter), and moveit_controller_manager names the plugin of moveit_controllers.yaml. With execution:=false,
 MoveItCpp still loads that plugin, which has no controllers to read and would log "No controller_names
-specified." as an error, so move_group runs with
-`--log-level moveit.plugins.moveit_simple_controller_manager:=fatal` (nothing else is logged there when it has
-no controllers; an empty moveit_controller_manager is no way out, it crashes Humble's move_group). With
-execution:=true that logger is left alone. docs/moveit.md says more.
+specified." as an error, so move_group runs with that logger at fatal (Humble:
+`moveit.plugins.moveit_simple_controller_manager`, Jazzy: `move_group.moveit.moveit.plugins.simple_controller_manager`;
+nothing else is logged there when it has no controllers; an empty moveit_controller_manager is no way out, it
+crashes Humble's move_group). With execution:=true that logger is left alone. docs/moveit.md says more.
 """
 
 import os
@@ -56,7 +56,11 @@ OCTOMAP_RESOLUTION = 0.025
 # The one entry of the octomap's `sensors` list, with no plugin: no 3D sensor updates the octomap.
 NO_SENSOR = 'no_sensor'
 CONTROLLER_MANAGER = 'moveit_simple_controller_manager/MoveItSimpleControllerManager'
-CONTROLLER_MANAGER_LOGGER = 'moveit.plugins.moveit_simple_controller_manager'
+# Its logger's name: MoveIt 2.5 (Humble) and 2.12 (Jazzy, a child of the node's logger) name it differently.
+CONTROLLER_MANAGER_LOGGER = {
+    'humble': 'moveit.plugins.moveit_simple_controller_manager',
+    'jazzy': 'move_group.moveit.moveit.plugins.simple_controller_manager',
+}
 
 
 def is_true(text):
@@ -125,10 +129,10 @@ def moveit_nodes(context):
             output='screen',
             parameters=[move_group_parameters],
             remappings=[('joint_states', get('joint_states_topic'))],
-            # Plan only: the controller manager Humble loads regardless has no controllers to read, and logs
+            # Plan only: the controller manager MoveIt loads regardless has no controllers to read, and logs
             # "No controller_names specified." as an error (an empty list cannot be given as a ROS 2
             # parameter). Nothing else goes to that logger then; with execution:=true it logs as usual.
-            ros_arguments=[] if execution else ['--log-level', CONTROLLER_MANAGER_LOGGER + ':=fatal'],
+            ros_arguments=[] if execution else ['--log-level', CONTROLLER_MANAGER_LOGGER.get(distro, CONTROLLER_MANAGER_LOGGER['jazzy']) + ':=fatal'],
         ),
     ]
     if is_true(get('rviz')):

@@ -139,6 +139,12 @@ class Probe:
         r.start_state.is_diff = True  # move_group's current state: the node's joint_states and /tf_static
         r.num_planning_attempts = 1
         r.allowed_planning_time = float(planning_time)
+        # What rviz's MotionPlanning panel sends too: a planner and a workspace (MoveIt's default, 10 m across).
+        # Left out, Jazzy's MoveIt warns on every plan (ValidateWorkspaceBounds; the pipeline's planner_id check).
+        r.pipeline_id = 'ompl'
+        r.planner_id = 'RRTConnectkConfigDefault'
+        r.workspace_parameters.min_corner.x = r.workspace_parameters.min_corner.y = r.workspace_parameters.min_corner.z = -5.0
+        r.workspace_parameters.max_corner.x = r.workspace_parameters.max_corner.y = r.workspace_parameters.max_corner.z = 5.0
         # Full speed: the trajectory must then meet the limits themselves (0 would also mean 1.0 here).
         r.max_velocity_scaling_factor = 1.0
         r.max_acceleration_scaling_factor = 1.0
