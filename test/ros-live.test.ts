@@ -420,5 +420,28 @@ describe.skipIf(withoutRos)('body_bridge on a live ROS 2 graph', () => {
     expect(xml).toContain('<robot name="SampleArm"');
     expect(launch.output()).toContain(join(ws, 'install', 'body_bridge', 'share', 'body_bridge', 'models', 'sample_arm.body'));
     expect(launch.output()).not.toMatch(/\[(WARN|ERROR)\]/);
+
+    // Ctrl-C, as a terminal sends it: SIGINT to the whole foreground group. The node finishes cleanly, without
+    // ros2 launch escalating to SIGTERM or SIGKILL, and nothing of the group is left behind.
+    const group = launch.child.pid!;
+    const exited = new Promise<number | null>((r) => launch.child.once('exit', (code) => r(code)));
+    const sent = Date.now();
+    process.kill(-group, 'SIGINT');
+    const code = await Promise.race([exited, new Promise<'hung'>((r) => setTimeout(() => r('hung'), 20_000))]);
+    expect(code, launch.output()).not.toBe('hung');
+    const seconds = (Date.now() - sent) / 1000;
+    expect(seconds, launch.output()).toBeLessThan(10);
+    expect(launch.output()).toMatch(/\[body_bridge-1\]: process has finished cleanly/);
+    expect(launch.output()).not.toMatch(/escalating|failed to terminate|SIGTERM|SIGKILL/);
+    await new Promise((r) => setTimeout(r, 500));
+    const left = (() => {
+      try {
+        process.kill(-group, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    expect(left, 'a process of the launch still runs after it exited').toBe(false);
   });
 });

@@ -48,12 +48,18 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const node = await startNode(loaded.rcl, argv);
+  // Ctrl-C under ros2 launch arrives twice (from the terminal to the whole group, then forwarded by launch): a
+  // second signal while stopping must not fall through to Node's default, which would end the node by the
+  // signal and make launch report "process has died" instead of a clean finish.
+  let stopping = false;
   const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
     node.stop();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   node.ros.node.spin();
   return -1; // keep running: spin() drives the node from the event loop
 }
