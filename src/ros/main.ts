@@ -47,19 +47,21 @@ async function main(argv: string[]): Promise<number> {
     return report.ok ? 0 : 1;
   }
 
-  const node = await startNode(loaded.rcl, argv);
-  // Ctrl-C under ros2 launch arrives twice (from the terminal to the whole group, then forwarded by launch): a
-  // second signal while stopping must not fall through to Node's default, which would end the node by the
-  // signal and make launch report "process has died" instead of a clean finish.
+  // Handled from before the node starts, and for good: Ctrl-C under ros2 launch arrives twice (from the terminal
+  // to the whole group, then forwarded by launch), possibly while the model still loads. A signal that fell
+  // through to Node's default would end the node by the signal, and launch would report "process has died"
+  // instead of a clean finish.
+  let node: Awaited<ReturnType<typeof startNode>> | null = null;
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    node.stop();
+    node?.stop();
     process.exit(0);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  node = await startNode(loaded.rcl, argv);
   node.ros.node.spin();
   return -1; // keep running: spin() drives the node from the event loop
 }
