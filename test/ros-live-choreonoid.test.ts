@@ -18,9 +18,9 @@
 // Then the simulation is stopped, the base moved, and started again (time jumps back to zero): /tf and every
 // relayed topic must follow within a second, without a restart of the node and without a stale transform, and
 // the first two head poses are checked again from there. A third run, without the motion controller and with the
-// base moved again and leaning, is for the sensors at rest (force, IMU). Before the restart, the node's CPU while it relays the real streams is measured beside
-// topic_tools' C++ relay of the same topics (a figure, not a check). Figures are printed and written to
-// build/live-choreonoid/report.json.
+// base moved again and leaning, is for the sensors at rest (force, IMU). Before the restart, the node's CPU
+// while it relays the real streams is measured beside topic_tools' C++ relay of the same topics (a figure, not
+// a check). Figures are printed and written to build/live-choreonoid/report.json.
 //
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with choreonoid_ros (its `choreonoid` found
 // through AMENT_PREFIX_PATH) or Xvfb are absent.
@@ -205,7 +205,7 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
   let jumpsBeforeDynamics = 0;
   /** Set by the first /clock of the third run (time back near zero after dynamicsWall). */
   let dynamicsStarted = false;
-  /** Force sensor messages of the third run, once the head has come to rest (3.5–4.5 s). */
+  /** Force sensor and IMU messages of the third run, once the head has come to rest (3.5–4.5 s). */
   const resting = new Map<string, Any[]>();
   const report: Record<string, Any> = {};
   let probeDir = '';

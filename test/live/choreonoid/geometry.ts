@@ -3,7 +3,7 @@
 // to the scene's boxes, rays cast at them, and distribution figures.
 import { composePose, mulMat, mulVec, transpose } from '../../../src/model/math.js';
 import type { Mat3, Pose, Vec3 } from '../../../src/model/types.js';
-import { BOXES, type Placement, ROBOT_ROOT, type SceneBox, yaw } from './scene.js';
+import { BOXES, type Placement, type SceneBox, yaw } from './scene.js';
 
 export type { Pose };
 
@@ -53,8 +53,6 @@ export const placementPose = (p: Placement): Pose => {
   ];
   return { translation: [...p.translation], rotation: mulMat(yaw(p.yawDeg), roll) };
 };
-/** The robot root's world pose, as the scene fixes it. */
-export const WORLD_ROOT: Pose = placementPose(ROBOT_ROOT);
 
 export const stampSeconds = (s: { sec: number; nanosec: number }): number => s.sec + s.nanosec * 1e-9;
 
