@@ -516,19 +516,17 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
   });
 
   it('/tf equals the link poses Choreonoid reports, at every pose', () => {
-    const probe = probeLog().filter((e) => e.links && e.running && e.wall < dynamicsWall);
     const figures: Record<string, Any> = {};
     for (const win of WINDOWS) {
       let worstT = 0;
       let worstR = 0;
       let n = 0;
-      for (const entry of probe) {
-        // The probe's lines of this run and window (its time is the GUI's view of the simulation).
-        const run: Run = entry.wall > restartWall ? 2 : 1;
-        if (run !== win.run || !inWindow(entry.sim, win.pose)) continue;
+      for (const entry of probeOfRun(win.run)) {
+        // The probe's lines of this window (its time is the GUI's view of the simulation).
+        if (!inWindow(entry.sim, win.pose)) continue;
         for (const [link, m] of Object.entries(entry.links as Record<string, number[]>)) {
           const cn = poseFromMatrix16(m);
-          const ours = worldPose(linkFrame(link), entry.sim, run);
+          const ours = worldPose(linkFrame(link), entry.sim, win.run);
           worstT = Math.max(worstT, Math.hypot(...([0, 1, 2].map((i) => cn.translation[i]! - ours.translation[i]!) as [number, number, number])));
           worstR = Math.max(worstR, rotationAngle(cn.rotation, ours.rotation));
         }
