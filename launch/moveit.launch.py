@@ -78,7 +78,9 @@ def moveit_nodes(context):
     distro = os.environ.get('ROS_DISTRO', 'humble')
     config_dir = tempfile.mkdtemp(prefix='body_bridge_moveit_')
     # --samples 0: the collision matrix move_group uses is the node's SRDF; only the YAML files are read here.
+    # planning_ranges:=false: every joint plans over the model's limits (docs/moveit.md, "Planning ranges").
     report = tools.run_cli(['moveit', model, '-o', config_dir, '--samples', '0',
+                            '--barrier-samples', '500' if is_true(get('planning_ranges')) else '0',
                             '--virtual-parent', free_root_frame or 'world',
                             '--ros-distro', distro if distro in ('humble', 'jazzy') else 'humble']
                            + tools.convention_args(parameters))
@@ -164,6 +166,8 @@ def generate_launch_description():
         DeclareLaunchArgument('execution', default_value='false',
                               description='true: load moveit_controllers.yaml and execute trajectories (your controllers must run)'),
         DeclareLaunchArgument('rviz', default_value='false', description='Start rviz2 with the MotionPlanning display'),
+        DeclareLaunchArgument('planning_ranges', default_value='true',
+                              description='true: joints that cannot turn through a range of more than a full turn plan from home to where they stop; false: over the model\'s limits'),
     ]
     bridge = IncludeLaunchDescription(
         PythonLaunchDescriptionSource(PathJoinSubstitution([share, 'launch', 'bridge.launch.py'])),

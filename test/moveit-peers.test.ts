@@ -6,6 +6,8 @@
 //   surface) and surfaces that touch exactly (links modelled face to face, which we count as contact and
 //   FCL does not). Meshes are the same triangles on both sides and get no tolerance;
 // - FCL over an independent random sample: no pair we disable as "never in collision" collides;
+// - planning ranges: where joint_limits.yaml stops a joint short of its limits, FCL too finds every sampled
+//   state in collision there and some free a degree before (the UR elbows are the corpus's cases);
 // - the SRDF read back by an independent XML reader names only links and joints of the URDF, its
 //   chains are chains of the URDF's tree, its home state lies within the URDF's limits, and every
 //   adjacent pair of links with geometry is disabled.
@@ -99,6 +101,53 @@ describe.each(MOVEIT_ROBOTS)('%s against FCL', (file) => {
     for (const h of run.hits) for (const k of h) if (never.has(k)) colliding.add(k);
     console.log(`${file}: ${never.size} "never" pairs, collision matrix ${(config.matrix.millis / 1000).toFixed(2)} s for ${config.matrix.neverSamples} samples`);
     expect(pairs(colliding)).toEqual([]);
+  });
+
+  it.skipIf(withoutFcl)('planning ranges: at each cut FCL finds the joint\'s part of the robot in collision with the rest in every one of 500 independent states, and free ones a degree towards home', () => {
+    const { ros, urdfFile } = get();
+    const model = ros.model;
+    const config = configOf();
+    const disabled = new Set(config.semantic.disabled.map((d) => pairKey(d.link1, d.link2)));
+    const children = new Map<string, string[]>();
+    for (const l of model.links) if (l.parent !== null) children.set(l.parent, [...(children.get(l.parent) ?? []), l.name]);
+    const sample = stateSampler(model, 24680);
+    for (const r of config.ranges) {
+      const below = new Set<string>();
+      for (const stack = [model.links.find((l) => l.joint.name === r.joint)!.name]; stack.length > 0; ) {
+        const l = stack.pop()!;
+        below.add(l);
+        stack.push(...(children.get(l) ?? []));
+      }
+      // Pairs MoveIt checks across the joint: one link moved by it, the other not.
+      const across = (hits: Set<string>): boolean => [...hits].some((k) => !disabled.has(k) && k.split('\u0000').filter((l) => below.has(l)).length === 1);
+      const at = (angle: number, scale: number): FclRun => {
+        const configurations = Array.from({ length: 500 }, () => sample().set(r.joint, angle));
+        return fclCollisions(urdfFile, configurations, scale);
+      };
+      const DEG = Math.PI / 180;
+      for (const [cut, towardsHome, limit] of [[r.upper, -DEG, r.model[1]], [r.lower, DEG, r.model[0]]] as const) {
+        if (cut === limit) continue;
+        // Within the band where FCL's verdicts bracket ours (above): FCL with primitives grown by 2% finds every
+        // state at the cut in collision, FCL with them shrunk by 2% some free a degree before. Exact FCL is logged.
+        const blocked = at(cut, 1.02).hits.filter(across).length;
+        const free = at(cut + towardsHome, 0.98).hits.filter((h) => !across(h)).length;
+        const exactBlocked = at(cut, 1).hits.filter(across).length;
+        const exactFree = at(cut + towardsHome, 1).hits.filter((h) => !across(h)).length;
+        console.log(
+          `${file}: ${r.joint} cut at ${(cut / DEG).toFixed(1)}°: FCL finds ${blocked}/500 states in collision there (primitives +2%; exact: ${exactBlocked}/500), ` +
+            `${free}/500 free at ${((cut + towardsHome) / DEG).toFixed(1)}° (primitives −2%; exact: ${exactFree}/500)`,
+        );
+        expect({ joint: r.joint, cut, blocked }).toEqual({ joint: r.joint, cut, blocked: 500 });
+        expect(free, `${r.joint} a degree before ${cut}`).toBeGreaterThan(0);
+      }
+    }
+    if (/UniversalRobots\/UR\d+/.test(file)) {
+      // Universal Robots' own ROS description limits the elbow to ±180° for MoveIt, "the shoulder lift joint gets in the way".
+      expect(config.ranges.map((r) => r.joint)).toEqual(['FOREARM']);
+      for (const r of config.ranges) expect(Math.abs(r.upper) < Math.PI && Math.abs(r.lower) < Math.PI && r.upper > 0.8 * Math.PI && r.lower < -0.8 * Math.PI).toBe(true);
+    } else {
+      expect(config.ranges).toEqual([]);
+    }
   });
 
   it('the SRDF names only what the URDF has; chains follow its tree; home lies within its limits; adjacent pairs are disabled', () => {

@@ -49,6 +49,8 @@ const skip = skipWithout(ros) || skipWithout(findMoveGroup());
 const probeScript = join(projectRoot, 'test/peers/moveit_probe.py');
 const results = join(projectRoot, 'build', 'live-moveit');
 const SUCCESS = 1;
+// MoveItErrorCodes: a goal whose joint values lie outside the robot model's bounds.
+const INVALID_GOAL_CONSTRAINTS = -16;
 const READY = 'You can start planning now!';
 
 /** The Python the sourced ROS 2 runs its own tools with (the ros2 script's #! line): rclpy is built for it. */
@@ -64,11 +66,14 @@ interface Robot {
   groups: string[];
   /** Chain groups of fewer than six joints that only turn their tip (every axis through its origin): orientation goals. */
   turning?: string[];
+  /** Joints joint_limits.yaml gives a planning range (docs/moveit.md, "Planning ranges"). */
+  narrowed?: string[];
 }
 
 const robots: Robot[] = [
   { name: 'PA10', file: 'choreonoid/share/model/PA10/PA10.body', groups: ['arm', 'hand', 'whole_body'] },
-  { name: 'UR10', file: 'choreonoid/share/model/UniversalRobots/UR10.body', groups: ['arm', 'whole_body'] },
+  // The elbow folds onto the upper arm at about ±170°, within its ±360°.
+  { name: 'UR10', file: 'choreonoid/share/model/UniversalRobots/UR10.body', groups: ['arm', 'whole_body'], narrowed: ['FOREARM'] },
   { name: 'SR1', file: 'choreonoid/share/model/SR1/SR1.body', groups: ['CHEST', 'LARM', 'RARM', 'LLEG', 'RLEG', 'whole_body'] },
   // An OpenHRP .wrl robot through the same launch: the corpus has GR001 as a .body only, SR1 as both.
   { name: 'SR1-wrl', file: 'choreonoid-legacy-wrl/share/model/SR1/SR1.wrl', groups: ['CHEST', 'LARM', 'RARM', 'LLEG', 'RLEG', 'whole_body'] },
@@ -85,6 +90,7 @@ interface ProbeResult {
   home?: { current: { valid: boolean; contacts: string[][] }; srdf: { valid: boolean; contacts: string[][] } };
   plans?: (ProbePlan & { goal: unknown; seconds: number })[];
   self_collision?: { group: string | null; tries: number; state?: Record<string, number>; contacts?: string[][]; error_code?: number; planning_time?: number; points?: number };
+  beyond_range?: { joint: string; group: string; goal: Record<string, number> | null; valid: boolean; error_code?: number; planning_time?: number; points?: number }[];
 }
 
 describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge serves', () => {
@@ -174,19 +180,23 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       const limits = readJointLimits(readFileSync(join(launchTmp, configDir!, 'joint_limits.yaml'), 'utf8'));
       for (const j of urdf.moving) expect(limits.get(j)?.acceleration, `${j} in joint_limits.yaml`).toBeGreaterThan(0);
 
+      const narrowed = [...urdf.moving].filter((j) => limits.get(j)!.lower > urdf.joints.get(j)!.lower || limits.get(j)!.upper < urdf.joints.get(j)!.upper);
+      expect(narrowed, 'joints joint_limits.yaml gives a planning range').toEqual(robot.narrowed ?? []);
       const chains = srdf.groups.filter((g) => g.chain).map((g) => ({ name: g.name, joints: chainJoints(urdf, g.chain!.base, g.chain!.tip), tip: g.chain!.tip }));
       const request = {
         seed: 1,
         timeout: 120,
         planning_time: 10.0,
         home: Object.fromEntries(srdf.home),
-        limits: Object.fromEntries([...urdf.moving].map((j) => [j, [urdf.joints.get(j)!.lower, urdf.joints.get(j)!.upper]])),
+        // MoveIt's bounds: the URDF's limits, narrowed where joint_limits.yaml gives a planning range.
+        limits: Object.fromEntries([...urdf.moving].map((j) => [j, [Math.max(urdf.joints.get(j)!.lower, limits.get(j)!.lower), Math.min(urdf.joints.get(j)!.upper, limits.get(j)!.upper)]])),
+        ranges: Object.fromEntries(narrowed.map((j) => [j, { planning: [limits.get(j)!.lower, limits.get(j)!.upper], model: [urdf.joints.get(j)!.lower, urdf.joints.get(j)!.upper] }])),
         chains,
         collision_tries: 3000,
       };
       const answers = await probe({ ...request, checks: ['interfaces', 'home', 'joint', 'pose'] }, launch.output);
       const cleanLog = launch.output();
-      const refused = await probe({ ...request, checks: ['self_collision'] }, launch.output);
+      const refused = await probe({ ...request, checks: ['self_collision', 'beyond_range'] }, launch.output);
       await procs.stopAll();
 
       const plans = answers.plans ?? [];
@@ -210,6 +220,8 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
           violations: trajectoryViolations(p, urdf, limits).length,
         })),
         selfCollision: refused.self_collision,
+        beyondRange: refused.beyond_range,
+        beyondRangeWithoutRanges: undefined as ProbeResult['beyond_range'],
         warnings: complaints(cleanLog),
         modelWarnings: modelWarnings(cleanLog),
       };
@@ -253,9 +265,45 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       for (const [a, b] of hit.contacts!) expect(srdf.disabled.has(pairKey(a!, b!)), `${a} / ${b}`).toBe(false);
       expect(hit.error_code, `goal in collision ${JSON.stringify(hit.contacts)}`).not.toBe(SUCCESS);
       expect(hit.points).toBe(0);
+
+      // move_group took joint_limits.yaml's min_position / max_position: a collision-free joint goal past a
+      // planning range, within the URDF's limits, is beyond the joint's bounds to MoveIt, which clamps it to the
+      // bound (and there the robot collides: the goal fails at once). With planning_ranges:=false (a launch of
+      // its own, below) the same kind of goal is within bounds: no such warning.
+      expect(refused.beyond_range!.map((b) => b.joint)).toEqual(narrowed);
+      for (const b of refused.beyond_range!) {
+        const value = b.goal?.[b.joint];
+        expect(b.valid, `a collision-free state with ${b.joint} beyond its planning range`).toBe(true);
+        expect(b.error_code, `${b.joint} at ${value}`).not.toBe(SUCCESS);
+        expect(b.points).toBe(0);
+        expect(boundWarning(launch.output(), b.joint), `move_group on ${b.joint} at ${value}`).toBe(value! > limits.get(b.joint)!.upper ? 'above' : 'below');
+      }
+      if (narrowed.length > 0) {
+        const wide = procs.start('bash', sourced(setup, `ros2 launch body_bridge moveit.launch.py body_file:=${file} planning_ranges:=false`), { ...process.env, TMPDIR: launchTmp });
+        await waitFor('move_group ready (planning_ranges:=false)', 300_000, () => wide.output().includes(READY) || wide.child.exitCode !== null, wide.output);
+        expect(wide.output(), wide.output().slice(-4000)).toContain(READY);
+        const modelLimits = await probe({ ...request, planning_time: 3.0, limits: Object.fromEntries([...urdf.moving].map((j) => [j, [urdf.joints.get(j)!.lower, urdf.joints.get(j)!.upper]])), checks: ['beyond_range'] }, wide.output);
+        const wideLog = wide.output();
+        await procs.stopAll();
+        record.beyondRangeWithoutRanges = modelLimits.beyond_range;
+        writeFileSync(join(results, `${robot.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
+        for (const b of modelLimits.beyond_range!) {
+          expect(b.valid).toBe(true);
+          expect(boundWarning(wideLog, b.joint), `${b.joint} at ${b.goal?.[b.joint]} with the model's limits`).toBeUndefined();
+        }
+      }
     }, 1_200_000);
   }
 });
+
+/**
+ * Which bound of a joint move_group found a joint goal beyond, from the warning MoveIt 2 (2.5 and 2.12 alike)
+ * logs as it clamps the goal to the joint's bounds: "above" the maximum, "below" the minimum, or undefined.
+ */
+function boundWarning(log: string, joint: string): 'above' | 'below' | undefined {
+  const m = new RegExp(`Joint ${joint} is constrained to be (above the maximum|below the minimum) bounds\\. Assuming`).exec(log);
+  return m ? (m[1]!.startsWith('above') ? 'above' : 'below') : undefined;
+}
 
 // Runs everywhere: the checks the live suite relies on must be able to fail.
 describe('the live suite\'s trajectory and log checks', () => {
@@ -273,6 +321,16 @@ describe('the live suite\'s trajectory and log checks', () => {
     const out = { ...plan, points: [...plan.points, { t: 1.1, p: [1.01], v: [0], a: [0] }] };
     expect(trajectoryViolations(out, urdf, limits)).toEqual(['point 3: j at 1.01 outside [-1, 1]']);
     expect(trajectoryViolations({ ...plan, points: [...plan.points].reverse() }, urdf, limits)[0]).toMatch(/^point 1: time/);
+    // A planning range in joint_limits.yaml narrower than the URDF's limits is the one that holds.
+    const narrowed = readJointLimits('joint_limits:\n  j: {has_velocity_limits: true, max_velocity: 2.0, has_acceleration_limits: true, max_acceleration: 4.0, has_position_limits: true, min_position: -0.5, max_position: 0.9}\n');
+    expect(trajectoryViolations(plan, urdf, narrowed)).toEqual(['point 2: j at 1 outside [-0.5, 0.9]']);
+  });
+
+  it('move_group\'s warning on a joint goal beyond the bounds is read as MoveIt 2 prints it', () => {
+    const log = '[move_group-2] [WARN] [1795717045.474093445] [moveit_kinematic_constraints.kinematic_constraints]: Joint FOREARM is constrained to be above the maximum bounds. Assuming maximum bounds instead.\n';
+    expect(boundWarning(log, 'FOREARM')).toBe('above');
+    expect(boundWarning(log.replace('above the maximum', 'below the minimum'), 'FOREARM')).toBe('below');
+    expect(boundWarning(log, 'WRIST1')).toBeUndefined();
   });
 
   it('the log check lets through only body_bridge\'s warnings about the model', () => {

@@ -8,15 +8,19 @@ import { DEFAULT_SAMPLES } from '../moveit/collision-matrix.js';
 import { type MoveItOptions, moveItConfig } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
 import { MOVEIT_DISTROS, type MoveItDistro } from '../moveit/ompl.js';
+import { DEFAULT_BARRIER_SAMPLES } from '../moveit/planning-ranges.js';
 import { writeFileAtomic } from '../urdf/index.js';
 import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, conventionsOf, loadForCommand, parseModelCommand, processIo } from './command.js';
 
-export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups FILE] [--samples N] [--seed N] [--virtual-parent FRAME] [--acceleration A] [--package-path DIR]...
+export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups FILE] [--samples N] [--barrier-samples N] [--seed N] [--virtual-parent FRAME] [--acceleration A] [--package-path DIR]...
   -o, --output DIR        write <robot>.srdf, joint_limits.yaml, kinematics.yaml, ompl_planning.yaml,
                           moveit_controllers.yaml and README.md into DIR (a MoveIt config package's config/ folder)
   --groups FILE           YAML planning groups and end effectors replacing (same name) or adding to the inferred
                           ones; "replace: true" drops the inferred ones (docs/moveit.md)
   --samples N             random states for the "never in collision" test (default ${DEFAULT_SAMPLES}, as MoveIt's Setup Assistant)
+  --barrier-samples N     random states that must all collide for a joint to stop at an angle; joints turning
+                          more than a full turn get a planning range in joint_limits.yaml from home to where
+                          they stop (default ${DEFAULT_BARRIER_SAMPLES}; 0: keep every joint's limits)
   --seed N                seed of the random states (default 0): the same seed gives the same SRDF
   --virtual-parent FRAME  parent frame of the floating virtual joint of a free root: world (default) or odom
   --ros-distro D          humble or jazzy: MoveIt's parameter names in ompl_planning.yaml (default: $ROS_DISTRO, else humble)
@@ -32,6 +36,7 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
     output: { type: 'string', short: 'o' },
     groups: { type: 'string' },
     samples: { type: 'string', default: String(DEFAULT_SAMPLES) },
+    'barrier-samples': { type: 'string', default: String(DEFAULT_BARRIER_SAMPLES) },
     seed: { type: 'string', default: '0' },
     'virtual-parent': { type: 'string', default: 'world' },
     acceleration: { type: 'string' },
@@ -47,6 +52,8 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
   if (values.output === undefined) return usageError('-o DIR is required');
   const samples = nonNegativeInteger(values.samples);
   if (samples === null) return usageError(`--samples ${values.samples}: expected a whole number ≥ 0`);
+  const barrierSamples = nonNegativeInteger(values['barrier-samples']);
+  if (barrierSamples === null) return usageError(`--barrier-samples ${values['barrier-samples']}: expected a whole number ≥ 0`);
   const seed = nonNegativeInteger(values.seed);
   if (seed === null || seed > 0xffffffff) return usageError(`--seed ${values.seed}: expected a whole number in [0, 4294967295]`);
   const virtualParent = values['virtual-parent'];
@@ -68,7 +75,7 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
   const loaded = loadForCommand(args.file, { packagePath }, io);
   if (loaded === undefined) return 1;
   const ros = applyRosConventions(loaded, conventions);
-  const options: MoveItOptions = { samples, seed, virtualParent, distro: distro as MoveItDistro, ...(acceleration !== undefined ? { acceleration } : {}) };
+  const options: MoveItOptions = { samples, barrierSamples, seed, virtualParent, distro: distro as MoveItDistro, ...(acceleration !== undefined ? { acceleration } : {}) };
   if (values.groups !== undefined) {
     let text: string;
     try {

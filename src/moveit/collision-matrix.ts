@@ -139,12 +139,13 @@ export function selfCollisionChecker(model: RobotModel, options: CollisionGeomet
   };
 }
 
-export function computeCollisionMatrix(model: RobotModel, options: CollisionMatrixOptions = {}): CollisionMatrix {
+/** The matrix; `checker`, when given, must have been made from the same model and options (it is reused, not rebuilt). */
+export function computeCollisionMatrix(model: RobotModel, options: CollisionMatrixOptions = {}, given?: SelfCollisionChecker): CollisionMatrix {
   const now = options.now ?? (() => performance.now());
   const start = now();
   const samples = options.samples ?? DEFAULT_SAMPLES;
   const fraction = options.minCollisionFraction ?? 0.95;
-  const checker = selfCollisionChecker(model, options);
+  const checker = given ?? selfCollisionChecker(model, options);
   const names = checker.links;
   const incompleteLinks = new Set(checker.incomplete.map((x) => x.link));
   const withGeometry = new Set(names);

@@ -8,6 +8,7 @@ import { velocityLimit } from '../model/joint.js';
 import { cross, determinant, mulVec, norm, normalize, sub } from '../model/math.js';
 import type { RobotModel, Vec3 } from '../model/types.js';
 import type { PlanningGroup } from './groups.js';
+import type { PlanningRange } from './planning-ranges.js';
 import { chainPath, groupJoints } from './srdf.js';
 
 const double = (x: number): Scalar => {
@@ -41,9 +42,13 @@ export interface LimitOptions {
   accelerationScaling?: number;
 }
 
-/** joint_limits.yaml: each moving joint's velocity limit (the model's, or the unlimited default) and, when asked, an acceleration limit. */
-export function jointLimitsYaml(model: RobotModel, options: LimitOptions = {}): string {
+/**
+ * joint_limits.yaml: each moving joint's velocity limit (the model's, or the unlimited default), an
+ * acceleration limit, and for the joints in `ranges` the narrower position range MoveIt plans in.
+ */
+export function jointLimitsYaml(model: RobotModel, options: LimitOptions = {}, ranges: readonly PlanningRange[] = []): string {
   const limits: Record<string, unknown> = {};
+  const rangeOf = new Map(ranges.map((r) => [r.joint, r]));
   const defaulted: string[] = [];
   for (const link of model.links.filter(isMovingJoint)) {
     const j = link.joint;
@@ -55,6 +60,8 @@ export function jointLimitsYaml(model: RobotModel, options: LimitOptions = {}): 
       has_acceleration_limits: true,
       max_acceleration: double(accelerationLimit(velocity, options.acceleration)),
     };
+    const range = rangeOf.get(j.name);
+    if (range) Object.assign(limits[j.name] as object, { has_position_limits: true, min_position: double(range.lower), max_position: double(range.upper) });
   }
   return yamlText(
     {
@@ -67,7 +74,10 @@ export function jointLimitsYaml(model: RobotModel, options: LimitOptions = {}): 
       (defaulted.length > 0 ? `:\n  ${defaulted.join(', ')}` : '.') +
       (options.acceleration === undefined
         ? `\nmax_acceleration: the model has none; max_velocity / ${DEFAULT_TIME_TO_MAX_VELOCITY} s (full speed in ${DEFAULT_TIME_TO_MAX_VELOCITY} s; body-bridge moveit --acceleration A sets one for every joint).`
-        : `\nmax_acceleration: ${options.acceleration} for every joint (--acceleration).`),
+        : `\nmax_acceleration: ${options.acceleration} for every joint (--acceleration).`) +
+      (ranges.length > 0
+        ? `\nmin_position, max_position: narrower than the URDF for ${ranges.map((r) => r.joint).join(', ')}: beyond, the robot collides with itself whatever the other joints do, so no path from home gets there (README.md, "Planning ranges").`
+        : ''),
   );
 }
 

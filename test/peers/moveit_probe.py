@@ -9,14 +9,21 @@ Request:
   {"seed": 1, "timeout": 120, "planning_time": 10.0,
    "home": {JOINT: VALUE}, "limits": {JOINT: [LOWER, UPPER]},
    "chains": [{"name": GROUP, "joints": [JOINT...], "tip": LINK}],
-   "checks": ["interfaces", "home", "joint", "pose", "self_collision"], "collision_tries": 3000}
+   "ranges": {JOINT: {"planning": [LOWER, UPPER], "model": [LOWER, UPPER]}},
+   "checks": ["interfaces", "home", "joint", "pose", "self_collision", "beyond_range"], "collision_tries": 3000}
 
 Result:
   {"planning_frame": FRAME, "interfaces": [{"name", "pipeline_id", "planner_ids"}],
    "home": {"current": VALIDITY, "srdf": VALIDITY},                     VALIDITY = {"valid", "contacts": [[A, B]...]}
    "plans": [{"group", "kind": "joint"|"pose"|"position"|"orientation", "goal", "error_code", "planning_time",
               "joint_names", "points": [{"t", "p", "v", "a"}], "end": {"joint_error"} | {"position_error", "angle_error"}}],
-   "self_collision": {"group", "tries", "state", "contacts", "error_code", "planning_time"} | {"group": null, "tries"}}
+   "self_collision": {"group", "tries", "state", "contacts", "error_code", "planning_time"} | {"group": null, "tries"},
+   "beyond_range": [{"joint", "group", "goal", "valid", "error_code", "planning_time", "points"}]}
+
+Beyond a planning range. For each joint whose range joint_limits.yaml narrows ("ranges"; "limits" holds the
+narrowed ranges): a collision-free state of its first chain (/check_state_validity, which does not look at
+bounds) with that joint halfway between the planning range and the URDF's limit, the others random, asked
+for as a joint goal. move_group warns when a goal lies beyond a joint's bounds; the test reads its log.
 
 Goals. A joint goal, and the state a Cartesian goal is taken from, are random collision-free states the
 current state reaches along a straight line in joint space without collision (checked every STRAIGHT_STEP rad
@@ -313,6 +320,28 @@ def run(probe, request):
                          points=len(plan['points']))
             out['self_collision'] = found
             log(found['group'], 'goal in collision', found['contacts'], 'error code', plan['error_code'])
+    if 'beyond_range' in checks:
+        beyond = []
+        for joint, r in sorted(request.get('ranges', {}).items()):
+            chain = next((c for c in request['chains'] if joint in c['joints']), None)
+            if chain is None:
+                continue
+            (lo, hi), (model_lo, model_hi) = r['planning'], r['model']
+            value = (hi + model_hi) / 2 if model_hi > hi else (lo + model_lo) / 2
+            state = None
+            for _ in range(500):
+                q = random_state(rng, chain['joints'], limits)
+                q[joint] = value
+                if probe.check(q)['valid']:
+                    state = q
+                    break
+            entry = {'joint': joint, 'group': chain['name'], 'goal': state, 'valid': state is not None}
+            if state is not None:
+                plan = probe.plan(chain['name'], joint_goal(state), planning_time)
+                entry.update(error_code=plan['error_code'], planning_time=plan['planning_time'], points=len(plan['points']))
+                log(chain['name'], 'joint goal beyond the planning range of', joint, 'error code', plan['error_code'])
+            beyond.append(entry)
+        out['beyond_range'] = beyond
     return out
 
 

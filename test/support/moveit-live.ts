@@ -92,9 +92,15 @@ export function chainJoints(urdf: UrdfRead, base: string, tip: string): string[]
 export interface YamlLimit {
   velocity: number;
   acceleration: number;
+  /** min_position, max_position (±Infinity where not given): MoveIt plans within these and the URDF's. */
+  lower: number;
+  upper: number;
 }
 
-/** joint_limits.yaml: max_velocity and max_acceleration per joint (only where has_*_limits says so). */
+/**
+ * joint_limits.yaml: max_velocity and max_acceleration per joint (only where has_*_limits says so), and
+ * min_position / max_position, which MoveIt's robot model loader takes whenever they are given.
+ */
 export function readJointLimits(text: string): Map<string, YamlLimit> {
   const doc = parseYaml(text) as { joint_limits?: Record<string, Record<string, unknown>> };
   const out = new Map<string, YamlLimit>();
@@ -102,6 +108,8 @@ export function readJointLimits(text: string): Map<string, YamlLimit> {
     out.set(name, {
       velocity: l.has_velocity_limits === true ? Number(l.max_velocity) : Infinity,
       acceleration: l.has_acceleration_limits === true ? Number(l.max_acceleration) : Infinity,
+      lower: l.min_position === undefined ? -Infinity : Number(l.min_position),
+      upper: l.max_position === undefined ? Infinity : Number(l.max_position),
     });
   }
   return out;
@@ -148,7 +156,8 @@ export function trajectoryViolations(plan: ProbePlan, urdf: UrdfRead, limits: Re
         return;
       }
       const p = pt.p[k]!;
-      if (j.type !== 'continuous' && (p < j.lower - POSITION_SLACK || p > j.upper + POSITION_SLACK)) out.push(`point ${i}: ${name} at ${p} outside [${j.lower}, ${j.upper}]`);
+      const [lower, upper] = j.type === 'continuous' ? [l.lower, l.upper] : [Math.max(j.lower, l.lower), Math.min(j.upper, l.upper)];
+      if (p < lower - POSITION_SLACK || p > upper + POSITION_SLACK) out.push(`point ${i}: ${name} at ${p} outside [${lower}, ${upper}]`);
       const v = pt.v[k];
       if (v === undefined || Math.abs(v) > l.velocity * (1 + LIMIT_SLACK)) out.push(`point ${i}: ${name} velocity ${v} beyond ${l.velocity}`);
       const a = pt.a[k];
