@@ -81,6 +81,7 @@ def moveit_nodes(context):
     # planning_ranges:=false: every joint plans over the model's limits (docs/moveit.md, "Planning ranges").
     report = tools.run_cli(['moveit', model, '-o', config_dir, '--samples', '0',
                             '--barrier-samples', '500' if is_true(get('planning_ranges')) else '0',
+                            '--motion-step', get('motion_step'),
                             '--virtual-parent', free_root_frame or 'world',
                             '--ros-distro', distro if distro in ('humble', 'jazzy') else 'humble']
                            + tools.convention_args(parameters))
@@ -166,6 +167,8 @@ def generate_launch_description():
         DeclareLaunchArgument('execution', default_value='false',
                               description='true: load moveit_controllers.yaml and execute trajectories (your controllers must run)'),
         DeclareLaunchArgument('rviz', default_value='false', description='Start rviz2 with the MotionPlanning display'),
+        DeclareLaunchArgument('motion_step', default_value='0.02',
+                              description='Metres a point of the robot may move between the states OMPL checks for collisions; 0: MoveIt\'s usual longest_valid_segment_fraction'),
         DeclareLaunchArgument('planning_ranges', default_value='true',
                               description='true: joints that cannot turn through a range of more than a full turn plan from home to where they stop; false: over the model\'s limits'),
     ]

@@ -8,11 +8,12 @@ import { DEFAULT_SAMPLES } from '../moveit/collision-matrix.js';
 import { type MoveItOptions, moveItConfig } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
 import { MOVEIT_DISTROS, type MoveItDistro } from '../moveit/ompl.js';
+import { STEP } from '../moveit/motion-check.js';
 import { DEFAULT_BARRIER_SAMPLES } from '../moveit/planning-ranges.js';
 import { writeFileAtomic } from '../urdf/index.js';
 import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, conventionsOf, loadForCommand, parseModelCommand, processIo } from './command.js';
 
-export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups FILE] [--samples N] [--barrier-samples N] [--seed N] [--virtual-parent FRAME] [--acceleration A] [--package-path DIR]...
+export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups FILE] [--samples N] [--barrier-samples N] [--motion-step M] [--seed N] [--virtual-parent FRAME] [--acceleration A] [--package-path DIR]...
   -o, --output DIR        write <robot>.srdf, joint_limits.yaml, kinematics.yaml, ompl_planning.yaml,
                           moveit_controllers.yaml and README.md into DIR (a MoveIt config package's config/ folder)
   --groups FILE           YAML planning groups and end effectors replacing (same name) or adding to the inferred
@@ -21,6 +22,8 @@ export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups 
   --barrier-samples N     random states that must all collide for a joint to stop at an angle; joints turning
                           more than a full turn get a planning range in joint_limits.yaml from home to where
                           they stop (default ${DEFAULT_BARRIER_SAMPLES}; 0: keep every joint's limits)
+  --motion-step M         metres a point of the robot may move between the states OMPL checks for collisions
+                          (longest_valid_segment_fraction per group; default ${STEP}; 0: MoveIt's usual 0.005)
   --seed N                seed of the random states (default 0): the same seed gives the same SRDF
   --virtual-parent FRAME  parent frame of the floating virtual joint of a free root: world (default) or odom
   --ros-distro D          humble or jazzy: MoveIt's parameter names in ompl_planning.yaml (default: $ROS_DISTRO, else humble)
@@ -37,6 +40,7 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
     groups: { type: 'string' },
     samples: { type: 'string', default: String(DEFAULT_SAMPLES) },
     'barrier-samples': { type: 'string', default: String(DEFAULT_BARRIER_SAMPLES) },
+    'motion-step': { type: 'string', default: String(STEP) },
     seed: { type: 'string', default: '0' },
     'virtual-parent': { type: 'string', default: 'world' },
     acceleration: { type: 'string' },
@@ -54,6 +58,8 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
   if (samples === null) return usageError(`--samples ${values.samples}: expected a whole number ≥ 0`);
   const barrierSamples = nonNegativeInteger(values['barrier-samples']);
   if (barrierSamples === null) return usageError(`--barrier-samples ${values['barrier-samples']}: expected a whole number ≥ 0`);
+  const motionStep = Number(values['motion-step']);
+  if (!/^\d*\.?\d+(e-?\d+)?$/i.test(values['motion-step']) || !Number.isFinite(motionStep)) return usageError(`--motion-step ${values['motion-step']}: expected a length in metres ≥ 0`);
   const seed = nonNegativeInteger(values.seed);
   if (seed === null || seed > 0xffffffff) return usageError(`--seed ${values.seed}: expected a whole number in [0, 4294967295]`);
   const virtualParent = values['virtual-parent'];
@@ -75,7 +81,7 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
   const loaded = loadForCommand(args.file, { packagePath }, io);
   if (loaded === undefined) return 1;
   const ros = applyRosConventions(loaded, conventions);
-  const options: MoveItOptions = { samples, barrierSamples, seed, virtualParent, distro: distro as MoveItDistro, ...(acceleration !== undefined ? { acceleration } : {}) };
+  const options: MoveItOptions = { samples, barrierSamples, motionStep, seed, virtualParent, distro: distro as MoveItDistro, ...(acceleration !== undefined ? { acceleration } : {}) };
   if (values.groups !== undefined) {
     let text: string;
     try {

@@ -7,6 +7,8 @@ import { type CollisionMatrix, type CollisionMatrixOptions, type SelfCollisionCh
 import { type GroupsFile, mergeGroups } from './groups-file.js';
 import { WHOLE_BODY_GROUP, inferGroups } from './groups.js';
 import { type LimitOptions, controllersYaml, jointLimitsYaml, kinematicsYaml } from './limits.js';
+import { linkGeometries } from './collision-geometry.js';
+import { MOVEIT_FRACTION, STEP, linkRadii, segmentFraction } from './motion-check.js';
 import { type MoveItDistro, omplPlanningYaml } from './ompl.js';
 import { DEFAULT_BARRIER_SAMPLES, type PlanningRange, type PlanningRangeOptions, planningRanges, turnsMoreThanOnce } from './planning-ranges.js';
 import { HOME_STATE, type SemanticDescription, groupJoints, homePositions, homeState, toSrdf, virtualJointFor } from './srdf.js';
@@ -17,6 +19,8 @@ export interface MoveItOptions extends CollisionMatrixOptions, LimitOptions, Pla
   virtualParent?: string;
   /** A parsed --groups file and its name. */
   groups?: { file: GroupsFile; name: string };
+  /** Metres a point may move between the states OMPL checks (motion-check.ts; default STEP; 0: MoveIt's 0.005 for every group). */
+  motionStep?: number;
   /** Which MoveIt's parameter names ompl_planning.yaml uses (default humble). */
   distro?: MoveItDistro;
 }
@@ -86,6 +90,9 @@ export function moveItConfig(ros: RosModel, options: MoveItOptions = {}): MoveIt
   const rangesStart = now();
   const ranges = planningRanges(model, checker, (a, b) => !disabled.has(a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`), new Map(homePositions(model)), options);
   const rangesMillis = now() - rangesStart;
+  const motionStep = options.motionStep ?? STEP;
+  const planningBounds = new Map(ranges.map((r) => [r.joint, [r.lower, r.upper] as const]));
+  const radii = linkRadii(linkGeometries(model.links, options));
   const byName = new Map(semantic.groups.map((g) => [g.name, g]));
   const order = model.links.filter(isMovingJoint).map((l) => l.joint.name);
   const movingJointsOf = (g: (typeof semantic.groups)[number]): string[] => {
@@ -101,7 +108,8 @@ export function moveItConfig(ros: RosModel, options: MoveItOptions = {}): MoveIt
     `- \`${srdfFileStem(semantic.robot)}.srdf\`: planning groups, the home state, end effectors, the virtual joint and the collision pairs MoveIt skips`,
     '- `joint_limits.yaml`: velocity and acceleration limits, and the planning range of joints that cannot turn through their whole range',
     '- `kinematics.yaml`: a KDL solver for every chain group (position only for chains of fewer than six joints, except those that only turn their tip about three axes)',
-    `- \`ompl_planning.yaml\`: the OMPL planning pipeline (${options.distro ?? 'humble'} parameter names) with planner configurations for every group`,
+    `- \`ompl_planning.yaml\`: the OMPL planning pipeline (${options.distro ?? 'humble'} parameter names) with planner configurations for every group, ` +
+      (motionStep > 0 ? `each group's motions checked for collisions every ${motionStep} m of motion at most (longest_valid_segment_fraction)` : "motions checked at MoveIt's usual longest_valid_segment_fraction 0.005"),
     '- `moveit_controllers.yaml`: one FollowJointTrajectory controller per limb and hand',
     '',
     '## What was inferred',
@@ -134,7 +142,16 @@ export function moveItConfig(ros: RosModel, options: MoveItOptions = {}): MoveIt
       { name: `${srdfFileStem(semantic.robot)}.srdf`, text: srdf },
       { name: 'joint_limits.yaml', text: jointLimitsYaml(model, options, ranges) },
       { name: 'kinematics.yaml', text: kinematicsYaml(semantic.groups, model) },
-      { name: 'ompl_planning.yaml', text: omplPlanningYaml(semantic.groups, movingJointsOf, options.distro) },
+      {
+        name: 'ompl_planning.yaml',
+        text: omplPlanningYaml(
+          semantic.groups,
+          movingJointsOf,
+          options.distro,
+          (joints) => (motionStep > 0 ? segmentFraction(model, joints, radii, motionStep, planningBounds) : MOVEIT_FRACTION),
+          motionStep > 0 ? `longest_valid_segment_fraction: no point of the robot moves more than ${motionStep} m between the states OMPL checks for collisions (--motion-step).` : '',
+        ),
+      },
       { name: 'moveit_controllers.yaml', text: controllersYaml(semantic.groups, model) },
       { name: 'README.md', text: readme },
     ],
