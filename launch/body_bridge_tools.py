@@ -5,11 +5,13 @@ Not a launch file itself: display.launch.py and moveit.launch.py import it from 
 """
 
 import os
+import shutil
 import subprocess
 
 import yaml
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
-from launch.actions import DeclareLaunchArgument
+from launch.actions import DeclareLaunchArgument, OpaqueFunction, RegisterEventHandler
+from launch.event_handlers import OnShutdown
 from launch.substitutions import PathJoinSubstitution
 from launch_ros.substitutions import FindPackageShare
 
@@ -89,3 +91,13 @@ def convention_args(parameters):
 def read_yaml(path):
     with open(path) as f:
         return yaml.safe_load(f) or {}
+
+
+def remove_at_shutdown(path):
+    """An action that deletes a file or folder the launch generated into the temporary directory when it shuts down."""
+    def remove(_context):
+        if os.path.isdir(path):
+            shutil.rmtree(path, ignore_errors=True)
+        elif os.path.exists(path):
+            os.remove(path)
+    return RegisterEventHandler(OnShutdown(on_shutdown=[OpaqueFunction(function=remove)]))

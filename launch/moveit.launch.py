@@ -126,6 +126,7 @@ def moveit_nodes(context):
         })
     actions = [
         LogInfo(msg='MoveIt configuration from %s in %s (%s)' % (model, config_dir, report.strip().splitlines()[-1])),
+        tools.remove_at_shutdown(config_dir),
         Node(
             package='moveit_ros_move_group',
             executable='move_group',

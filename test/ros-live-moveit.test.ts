@@ -21,7 +21,7 @@
 // Planning must stay warning-free too, up to the refused goal (which MoveIt rightly complains about).
 // Skipped, with the reason, where ROS 2 or MoveIt's move_group is absent. Figures go to build/live-moveit/.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -198,6 +198,7 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       const cleanLog = launch.output();
       const refused = await probe({ ...request, checks: ['self_collision', 'beyond_range'] }, launch.output);
       await procs.stopAll();
+      expect(existsSync(join(launchTmp, configDir!)), 'the launch\'s configuration folder after it ended').toBe(false);
 
       const plans = answers.plans ?? [];
       const ratios = plans.map((p) => peakRatios(p, limits));

@@ -5,7 +5,7 @@
 // choreonoid_ros-shaped messages, the relayed image (a solid colour no robot has) fills an Image panel, a
 // point cloud of another such colour is drawn, and so are the scan and the wrench. Skipped, with the reason,
 // where ROS 2, rviz2, Xvfb or ImageMagick's `import` is absent (test/support/peers.ts finds them). Screenshots are kept in build/live-rviz/.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,13 +200,17 @@ describe.skipIf(skip)('display.launch.py: rviz2 shows the model and its sensors'
       }
       const withRobot = x.screenshot(join(shots, `${c.name}.png`));
       const log = launch.output();
-      await procs.stopAll();
-      expect(launch.child.exitCode === null || launch.child.exitCode === 0 || launch.child.signalCode !== null).toBe(true);
-
-      // The empty scene: the same generated configuration, nothing served.
+      // The generated configuration, kept for the empty scene below: the launch deletes it when it shuts down.
       const config = readdirSync(launchTmp).find((f) => /^body_bridge_.*\.rviz$/.test(f));
       expect(config, log.slice(-3000)).toBeDefined();
-      const empty = procs.start('bash', sourced(setup, `rviz2 -d ${join(launchTmp, config!)}`), env);
+      const kept = join(launchTmp, 'kept.rviz');
+      copyFileSync(join(launchTmp, config!), kept);
+      await procs.stopAll();
+      expect(launch.child.exitCode === null || launch.child.exitCode === 0 || launch.child.signalCode !== null).toBe(true);
+      expect(existsSync(join(launchTmp, config!)), 'the generated rviz configuration after the launch ended').toBe(false);
+
+      // The empty scene: the same generated configuration, nothing served.
+      const empty = procs.start('bash', sourced(setup, `rviz2 -d ${kept}`), env);
       await sleep(SETTLE_MS + 5_000);
       const emptyShot = x.screenshot(join(shots, `${c.name}-empty.png`));
       await procs.stopAll();
