@@ -15,6 +15,7 @@ import type { Link, Pose, RobotModel, Shape, Vec3 } from '../src/model/types.js'
 import { type LinkGeometry, linkGeometries } from '../src/moveit/collision-geometry.js';
 import { samplingRange, seededRandom } from '../src/moveit/collision-matrix.js';
 import { moveItConfig } from '../src/moveit/config.js';
+import { chainPath } from '../src/moveit/srdf.js';
 import { MOVEIT_FRACTION, STEP, leverArm, linkRadii, maximumExtent, segmentFraction } from '../src/moveit/motion-check.js';
 import { corpusDir } from './support/oracle.js';
 import { scratchDir } from './support/temp-dir.js';
@@ -104,7 +105,8 @@ describe.each([
     const random = seededRandom(77);
     let worst = 0;
     for (const g of c.semantic.groups.filter((x) => x.chain)) {
-      const joints = moving.filter((l) => chainJoint(model, g.chain!, l)).map((l) => l.joint.name);
+      const onChain = new Set(chainPath(model, g.chain!).links.map((l) => l.name));
+      const joints = moving.filter((l) => onChain.has(l.name)).map((l) => l.joint.name);
       const f = segmentFraction(model, joints, radii);
       const segment = f * maximumExtent(model, joints);
       for (let t = 0; t < 40; t++) {
@@ -124,13 +126,6 @@ describe.each([
     expect(worst).toBeLessThanOrEqual(STEP);
   });
 });
-
-/** Whether a link's joint lies on a chain (between base and tip). */
-function chainJoint(model: RobotModel, chain: { base: string; tip: string }, l: Link): boolean {
-  const parent = new Map(model.links.map((x) => [x.name, x.parent]));
-  for (let at: string | null | undefined = chain.tip; at && at !== chain.base; at = parent.get(at)) if (at === l.name) return true;
-  return false;
-}
 
 describe('body-bridge moveit --motion-step', () => {
   const dir = scratchDir('bb-motion-step-');

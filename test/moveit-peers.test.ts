@@ -18,6 +18,7 @@ import { loadRobotModel } from '../src/load.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { adjacentPairs, selfCollisionChecker, stateSampler } from '../src/moveit/collision-matrix.js';
 import { moveItConfig } from '../src/moveit/config.js';
+import { linksBelow } from '../src/moveit/srdf.js';
 import { toUrdf, writeUrdfSync } from '../src/urdf/index.js';
 import { type FclRun, fclCollisions, fclPeers, MOVEIT_ROBOTS, pairKey } from './support/moveit-peers.js';
 import { skipWithout } from './support/peer-skip.js';
@@ -108,16 +109,9 @@ describe.each(MOVEIT_ROBOTS)('%s against FCL', (file) => {
     const model = ros.model;
     const config = configOf();
     const disabled = new Set(config.semantic.disabled.map((d) => pairKey(d.link1, d.link2)));
-    const children = new Map<string, string[]>();
-    for (const l of model.links) if (l.parent !== null) children.set(l.parent, [...(children.get(l.parent) ?? []), l.name]);
     const sample = stateSampler(model, 24680);
     for (const r of config.ranges) {
-      const below = new Set<string>();
-      for (const stack = [model.links.find((l) => l.joint.name === r.joint)!.name]; stack.length > 0; ) {
-        const l = stack.pop()!;
-        below.add(l);
-        stack.push(...(children.get(l) ?? []));
-      }
+      const below = new Set(linksBelow(model, model.links.find((l) => l.joint.name === r.joint)!.name).map((l) => l.name));
       // Pairs MoveIt checks across the joint: one link moved by it, the other not.
       const across = (hits: Set<string>): boolean => [...hits].some((k) => !disabled.has(k) && k.split('\u0000').filter((l) => below.has(l)).length === 1);
       const at = (angle: number, scale: number): FclRun => {

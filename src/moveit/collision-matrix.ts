@@ -13,7 +13,7 @@ import { isMovingJoint } from '../kinematics/frames.js';
 import { type JointPositions, linkWorldPoses } from '../kinematics/forward.js';
 import type { Link, Pose, RobotModel } from '../model/types.js';
 import { DEFAULT_PRISMATIC_RANGE } from '../urdf/index.js';
-import { type CollisionGeometryOptions, linkGeometries } from './collision-geometry.js';
+import { type CollisionGeometryOptions, type LinkGeometry, linkGeometries } from './collision-geometry.js';
 import { type CollisionScene, collisionScene, linksCollide, placeLinks, prepareLinks } from './collision-check.js';
 
 export type DisableReason = 'Adjacent' | 'Default' | 'Always' | 'Never';
@@ -83,7 +83,8 @@ export function stateSampler(model: RobotModel, seed: number): () => Map<string,
   return () => new Map(joints.map(({ name, range: [lo, hi] }) => [name, lo + (hi - lo) * random()]));
 }
 
-const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
+/** One key per unordered link pair. */
+export const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 
 /** Adjacent pairs: links joined by a joint, or through links without geometry (which pass their neighbours on to each other). */
 export function adjacentPairs(model: RobotModel, hasGeometry: (link: string) => boolean): Set<string> {
@@ -120,6 +121,8 @@ export interface SelfCollisionChecker {
   place: (q: JointPositions) => void;
   collide: (i: number, j: number) => boolean;
   incomplete: { link: string; why: string[] }[];
+  /** The geometry it checks: links with shapes, or with shapes it could not read. */
+  geometries: LinkGeometry[];
 }
 
 export function selfCollisionChecker(model: RobotModel, options: CollisionGeometryOptions = {}): SelfCollisionChecker {
@@ -136,6 +139,7 @@ export function selfCollisionChecker(model: RobotModel, options: CollisionGeomet
     },
     collide: (i, j) => linksCollide(scene, i, j, scratch, inverse),
     incomplete: geometries.filter((g) => g.missing.length > 0).map((g) => ({ link: g.link, why: g.missing })),
+    geometries,
   };
 }
 

@@ -3,11 +3,10 @@
 // moveit_controllers.yaml and a README saying what was inferred. Nothing is written here.
 import type { RosModel } from '../model/ros-conventions.js';
 import { urdfRobotName } from '../urdf/index.js';
-import { type CollisionMatrix, type CollisionMatrixOptions, type SelfCollisionChecker, computeCollisionMatrix, selfCollisionChecker } from './collision-matrix.js';
+import { type CollisionMatrix, type CollisionMatrixOptions, type SelfCollisionChecker, computeCollisionMatrix, pairKey, selfCollisionChecker } from './collision-matrix.js';
 import { type GroupsFile, mergeGroups } from './groups-file.js';
 import { WHOLE_BODY_GROUP, inferGroups } from './groups.js';
 import { type LimitOptions, controllersYaml, jointLimitsYaml, kinematicsYaml } from './limits.js';
-import { linkGeometries } from './collision-geometry.js';
 import { MOVEIT_FRACTION, STEP, linkRadii, segmentFraction } from './motion-check.js';
 import { type MoveItDistro, omplPlanningYaml } from './ompl.js';
 import { DEFAULT_BARRIER_SAMPLES, type PlanningRange, type PlanningRangeOptions, planningRanges, turnsMoreThanOnce } from './planning-ranges.js';
@@ -85,14 +84,14 @@ export function moveItConfig(ros: RosModel, options: MoveItOptions = {}): MoveIt
   const { model } = ros;
   const checker = selfCollisionChecker(model, options);
   const { semantic, srdf, matrix, notes } = semanticDescription(ros, options, checker);
-  const disabled = new Set(matrix.disabled.map((d) => `${d.link1}\u0000${d.link2}`));
+  const disabled = new Set(matrix.disabled.map((d) => pairKey(d.link1, d.link2)));
   const now = options.now ?? (() => performance.now());
   const rangesStart = now();
-  const ranges = planningRanges(model, checker, (a, b) => !disabled.has(a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`), new Map(homePositions(model)), options);
+  const ranges = planningRanges(model, checker, (a, b) => !disabled.has(pairKey(a, b)), new Map(homePositions(model)), options);
   const rangesMillis = now() - rangesStart;
   const motionStep = options.motionStep ?? STEP;
   const planningBounds = new Map(ranges.map((r) => [r.joint, [r.lower, r.upper] as const]));
-  const radii = linkRadii(linkGeometries(model.links, options));
+  const radii = linkRadii(checker.geometries);
   const byName = new Map(semantic.groups.map((g) => [g.name, g]));
   const order = model.links.filter(isMovingJoint).map((l) => l.joint.name);
   const movingJointsOf = (g: (typeof semantic.groups)[number]): string[] => {

@@ -9,6 +9,7 @@
 import type { RobotModel } from '../model/types.js';
 import { samplingRange } from './collision-matrix.js';
 import type { LinkGeometry } from './collision-geometry.js';
+import { linksBelow } from './srdf.js';
 
 /** Metres a point of the robot may move between two states OMPL checks. */
 export const STEP = 0.02;
@@ -42,9 +43,6 @@ export function linkRadii(geometries: readonly LinkGeometry[]): Map<string, numb
  * prismatic joint, 1.
  */
 export function leverArm(model: RobotModel, joints: readonly string[], radii: ReadonlyMap<string, number>): number {
-  const children = new Map<string, string[]>();
-  for (const l of model.links) if (l.parent !== null) children.set(l.parent, [...(children.get(l.parent) ?? []), l.name]);
-  const byName = new Map(model.links.map((l) => [l.name, l]));
   const wanted = new Set(joints);
   let arm = 0;
   for (const link of model.links) {
@@ -53,14 +51,13 @@ export function leverArm(model: RobotModel, joints: readonly string[], radii: Re
       arm = Math.max(arm, 1);
       continue;
     }
-    // Depth-first from the joint's link (its origin lies on the axis), adding each link's offset length.
-    for (const stack: [string, number][] = [[link.name, 0]]; stack.length > 0; ) {
-      const [name, along] = stack.pop()!;
-      arm = Math.max(arm, along + (radii.get(name) ?? 0));
-      for (const c of children.get(name) ?? []) {
-        const t = byName.get(c)!.offset.translation;
-        stack.push([c, along + Math.hypot(t[0], t[1], t[2])]);
-      }
+    // From the joint's link (its origin lies on the axis) down, adding each link's offset length.
+    const along = new Map<string, number>();
+    for (const l of linksBelow(model, link.name)) {
+      const t = l.offset.translation;
+      const d = l.name === link.name ? 0 : along.get(l.parent!)! + Math.hypot(t[0], t[1], t[2]);
+      along.set(l.name, d);
+      arm = Math.max(arm, d + (radii.get(l.name) ?? 0));
     }
   }
   return arm;

@@ -11,10 +11,10 @@
 // SRDF leaves checked) in every one of `barrierSamples` random states of the other joints — the sampled
 // counterpart of "whatever the other joints do", as the Setup Assistant's "always in collision" is. The
 // planning range runs from home to the first barrier on each side, searched on a coarse grid and then refined.
-import { isMovingJoint } from '../kinematics/frames.js';
 import type { JointPositions } from '../kinematics/forward.js';
 import type { Link, RobotModel } from '../model/types.js';
-import { type SelfCollisionChecker, seededRandom, samplingRange } from './collision-matrix.js';
+import { type SelfCollisionChecker, stateSampler } from './collision-matrix.js';
+import { linksBelow } from './srdf.js';
 
 export interface PlanningRangeOptions {
   /** Random states of the other joints that must all collide for an angle to be a barrier. Default 500. */
@@ -54,19 +54,6 @@ export const turnsMoreThanOnce = (link: Link): boolean => {
   return j.type === 'revolute' && Number.isFinite(j.upper - j.lower) && j.upper - j.lower > FULL_TURN;
 };
 
-/** Links at or below a link (the ones its joint moves). */
-function subtree(model: RobotModel, root: string): Set<string> {
-  const children = new Map<string, string[]>();
-  for (const l of model.links) if (l.parent !== null) children.set(l.parent, [...(children.get(l.parent) ?? []), l.name]);
-  const out = new Set<string>();
-  for (const stack = [root]; stack.length > 0; ) {
-    const l = stack.pop()!;
-    out.add(l);
-    stack.push(...(children.get(l) ?? []));
-  }
-  return out;
-}
-
 /**
  * The planning range of every revolute joint whose limits span more than a full turn and that has a barrier
  * within them; other joints are not listed. `checked(a, b)`: whether MoveIt checks the link pair (the SRDF does not disable it).
@@ -80,15 +67,12 @@ export function planningRanges(
 ): PlanningRange[] {
   const samples = options.barrierSamples ?? DEFAULT_BARRIER_SAMPLES;
   if (samples <= 0) return [];
-  const random = seededRandom(options.seed ?? 0);
-  const moving = model.links.filter(isMovingJoint);
-  const ranges = moving.map((l) => ({ name: l.joint.name, range: samplingRange(l) }));
+  const sample = stateSampler(model, options.seed ?? 0);
   const index = new Map(checker.links.map((n, i) => [n, i]));
   const out: PlanningRange[] = [];
-  for (const link of moving) {
+  for (const link of model.links.filter(turnsMoreThanOnce)) {
     const j = link.joint;
-    if (!turnsMoreThanOnce(link)) continue;
-    const below = subtree(model, link.name);
+    const below = new Set(linksBelow(model, link.name).map((l) => l.name));
     const pairs: [number, number][] = [];
     for (const a of checker.links) {
       if (!below.has(a)) continue;
@@ -103,7 +87,7 @@ export function planningRanges(
     const barrier = (theta: number): Map<string, number> | null => {
       const counts = new Map<string, number>();
       for (let t = 0; t < samples; t++) {
-        const q = new Map(ranges.map(({ name, range: [lo, hi] }) => [name, lo + (hi - lo) * random()]));
+        const q = sample();
         q.set(j.name, theta);
         checker.place(q);
         const hit = pairs.findIndex(([a, b]) => checker.collide(a, b));
@@ -138,8 +122,9 @@ export function planningRanges(
       }
     };
     // A barrier at the limit itself cuts nothing.
-    const up = [firstBarrier(j.upper)].find((b) => b !== null && b.at < j.upper) ?? null;
-    const down = [firstBarrier(j.lower)].find((b) => b !== null && b.at > j.lower) ?? null;
+    const cutting = (b: ReturnType<typeof firstBarrier>, limit: number) => (b !== null && b.at !== limit ? b : null);
+    const up = cutting(firstBarrier(j.upper), j.upper);
+    const down = cutting(firstBarrier(j.lower), j.lower);
     if (!up && !down) continue;
     const commonest = (counts: Map<string, number> | undefined): [string, string][] => {
       if (!counts) return [];

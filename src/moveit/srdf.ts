@@ -55,6 +55,16 @@ export function homeState(group: PlanningGroup, home: readonly [string, number][
   return { name: HOME_STATE, group: group.name, values: home.filter(([n]) => joints.has(n)) };
 }
 
+/** A link and every link below it (the ones its joint moves), parents first: RobotModel.links is in depth-first pre-order. */
+export function linksBelow(model: RobotModel, root: string): RobotModel['links'] {
+  const below = new Set([root]);
+  return model.links.filter((l) => {
+    if (l.name !== root && (l.parent === null || !below.has(l.parent))) return false;
+    below.add(l.name);
+    return true;
+  });
+}
+
 /**
  * The links of a chain from its tip up to (not including) its base, tip first, and whether the walk reached the
  * base (false when the tip is not below it). Each link stands for its parent joint.
