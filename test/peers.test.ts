@@ -5,6 +5,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { srdfdomFlags } from './support/moveit-peers.js';
+import { isLiveSuite, liveSuitesSummary, rosOfRun } from './support/live-summary.js';
 import { formatNotes, type PeerNote } from './support/peer-notes.js';
 import { skipWithout } from './support/peer-skip.js';
 import {
@@ -197,5 +198,29 @@ describe('strict mode and the summary', () => {
       '    left out: assimp on the meshes (test/a.test.ts, test/c.test.ts)',
     ]);
     expect(formatNotes([note('a.test.ts', { required: true })], '/r')[1]).toBe('  assimp [required by BODY_BRIDGE_REQUIRE_PEERS: the run fails]: assimp: not on PATH');
+  });
+
+  it('the live suites in one place at the end: the ROS 2 sourced, each suite ran or skipped for want of which peer, their time', () => {
+    const note = (peer: string, file: string, part?: string): PeerNote => ({ peer, kind: 'ros', reason: `${peer} absent`, install: 'x', file, required: false, ...(part ? { part } : {}) });
+    const runs = [
+      { file: '/r/test/ros-live.test.ts', passed: 12, failed: 0, skipped: 0, millis: 95_000 },
+      { file: '/r/test/ros-live-moveit.test.ts', passed: 3, failed: 1, skipped: 2, millis: 400_000 },
+      { file: '/r/test/ros-live-rviz.test.ts', passed: 0, failed: 0, skipped: 8, millis: 1_200 },
+      { file: '/r/test/urdf.test.ts', passed: 40, failed: 0, skipped: 0, millis: 3_800 },
+    ];
+    const notes = [note('rviz2', '/r/test/ros-live-rviz.test.ts'), note('Xvfb', '/r/test/ros-live-rviz.test.ts'), note('move_group', '/r/test/ros-live-moveit.test.ts'), note('assimp', '/r/test/ros-live.test.ts', 'meshes')];
+    const env = { AMENT_PREFIX_PATH: '/opt/ros/humble', ROS_DISTRO: 'humble', BODY_BRIDGE_ROS_SETUP: '/opt/ros/humble/setup.bash' };
+    expect(liveSuitesSummary(runs, notes, env, '/r')).toEqual([
+      'Live suites, ROS 2 humble from /opt/ros/humble/setup.bash:',
+      '  test/ros-live-moveit.test.ts  ran: 3 passed, 1 failed, 2 skipped (no move_group), 6.7 min',
+      '  test/ros-live-rviz.test.ts    skipped (no Xvfb, no rviz2), 1.2 s',
+      '  test/ros-live.test.ts         ran: 12 passed, 0 failed, 1.6 min',
+      '  live suites 8.3 min of 8.3 min summed over all 4 test files',
+    ]);
+    expect(liveSuitesSummary(runs.slice(3), [], env, '/r')).toEqual([]);
+    expect(rosOfRun({})).toBe('no ROS 2 sourced (AMENT_PREFIX_PATH is not set)');
+    expect(rosOfRun({ AMENT_PREFIX_PATH: '/ws/install:/opt/ros/jazzy', ROS_DISTRO: 'jazzy' })).toBe('ROS 2 jazzy from /opt/ros/jazzy');
+    expect(['test/ros-live.test.ts', 'test/ros-live-choreonoid.test.ts'].every(isLiveSuite)).toBe(true);
+    expect(['test/ros-args.test.ts', 'test/ros-live.test.ts.orig', 'test/live/ros-live.ts'].some(isLiveSuite)).toBe(false);
   });
 });
