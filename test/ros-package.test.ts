@@ -99,14 +99,14 @@ describe('config', () => {
     const doc = parse(text) as Record<string, { ros__parameters: Record<string, unknown> }>;
     const values = doc['/**']!.ros__parameters;
     for (const s of paramSpecs) {
-      if (s.kind === 'string_array') {
+      if (s.kind === 'string_array' || s.kind === 'double_array') {
         expect(text, s.name).toMatch(new RegExp(`^\\s*# ${s.name}: \\[`, 'm'));
         expect(values).not.toHaveProperty(s.name);
       } else {
         expect(values[s.name], s.name).toEqual(s.default);
       }
     }
-    expect(Object.keys(values).sort()).toEqual([...paramSpecs.filter((s) => s.kind !== 'string_array').map((s) => s.name), 'use_sim_time'].sort());
+    expect(Object.keys(values).sort()).toEqual([...paramSpecs.filter((s) => s.kind !== 'string_array' && s.kind !== 'double_array').map((s) => s.name), 'use_sim_time'].sort());
   });
 
   it('display.rviz shows the RobotModel from the latched robot_description topic, TF and the sensor displays', () => {
