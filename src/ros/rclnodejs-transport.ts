@@ -208,6 +208,7 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
       return {
         topic,
         publish: (message: T) => target.publish(message as Parameters<typeof target.publish>[0]),
+        subscriptionCount: () => target.subscriptionCount(),
       };
     },
     rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher {
