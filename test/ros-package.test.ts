@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startupMode } from '../src/ros/dry-run.js';
+import { MessageType } from '../src/messages/messages.js';
 import { paramSpecs } from '../src/ros/params.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { skipWithout } from './support/peer-skip.js';
@@ -130,6 +131,9 @@ describe('ament package', () => {
     expect(xml).toMatch(/<build_type>ament_cmake<\/build_type>/);
     for (const dep of ['nodejs', 'ros2launch', 'launch_ros']) expect(xml).toContain(`<exec_depend>${dep}</exec_depend>`);
     for (const dep of ['std_msgs', 'sensor_msgs', 'tf2_msgs', 'rcl']) expect(xml).toContain(`<depend>${dep}</depend>`);
+    // Every package of a message type the node may publish or subscribe to (rclnodejs builds their classes from what is installed).
+    const packages = new Set(Object.values(MessageType).map((t) => t.split('/')[0]!));
+    for (const dep of packages) expect(xml, dep).toContain(`<depend>${dep}</depend>`);
     const version = (JSON.parse(read('package.json')) as { version: string }).version;
     expect(xml).toContain(`<version>${version}</version>`);
   });

@@ -110,6 +110,11 @@ describe('rclnodejs glue', () => {
     a.publish({ transforms: [] });
     b.publish({ transforms: [] });
     expect(state.publishers).toHaveLength(1);
+    // The subscriber count is rclnodejs's publisher's own (rcl_publisher_get_subscription_count).
+    expect(a.subscriptionCount()).toBe(0);
+    t.subscribe('/tf_static', 'tf2_msgs/msg/TFMessage', latchedQoS, () => undefined);
+    expect(a.subscriptionCount()).toBe(1);
+    state.subscriptions.pop();
     expect(state.publishers[0]).toMatchObject({ topic: '/tf_static', qos: { history: 1, depth: 1, reliability: 1, durability: 1 } });
     expect(state.publishers[0]!.published).toHaveLength(2);
 
