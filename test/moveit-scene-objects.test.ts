@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CollisionObjectOperation, type CollisionObject, type Pose as PoseMsg, SolidPrimitiveType } from '../src/messages/messages.js';
 import type { Geometry, Mat3, Pose, RobotModel, Shape, Vec3 } from '../src/model/types.js';
+import { insidePrimitive, primitiveMesh } from '../src/moveit/collision-geometry.js';
 import { movingPart, objectColor, removeObject, sceneObject } from '../src/moveit/scene-objects.js';
 import { fclPeers, fclScene } from './support/moveit-peers.js';
 import { checkMessage } from './support/msgcheck.js';
@@ -409,6 +410,29 @@ describe('collision objects from a static body', () => {
     const coloured = body([shape({ kind: 'sphere', radius: 0.1 }, affine([0, 0, 0]), [0.2, 0.4, 0.6])]);
     expect(objectColor(coloured, 'ball')).toEqual({ id: 'ball', color: { r: 0.2, g: 0.4, b: 0.6, a: 1 } });
     expect(objectColor(body([]), 'none')).toBeNull();
+  });
+});
+
+describe("the planning scene's extra solids in our own checker", () => {
+  it.each([
+    // Cone: radius 0.095 at z = −0.09, 0.005 at z = 0.09.
+    ['cone', { kind: 'cone', radius: 0.1, length: 0.2 }, [0, 0, 0.1], [[0.09, 0, -0.09], [0, 0.004, 0.09]], [[0.097, 0, -0.09], [0, 0.006, 0.09]]],
+    // Capsule: a cylinder of radius 0.05 over |z| ≤ 0.05, rounded beyond.
+    ['capsule', { kind: 'capsule', radius: 0.05, length: 0.1 }, [0, 0, 0.1], [[0.049, 0, 0.05], [0.03, 0, 0.085]], [[0.051, 0, 0], [0.04, 0, 0.09]]],
+  ] as const)('%s: along z (top at %j), its surface on the solid, points inside in, outside out', (_, p, top, inside, outside) => {
+    const mesh = primitiveMesh(p, 32);
+    const v = mesh.positions;
+    let highest: Vec3 = [0, 0, -Infinity];
+    for (let i = 0; i < v.length; i += 3) {
+      const q: Vec3 = [v[i]!, v[i + 1]!, v[i + 2]!];
+      if (q[2] > highest[2]) highest = q;
+      expect(insidePrimitive(p, q[0] * 0.999, q[1] * 0.999, q[2] * 0.999)).toBe(true);
+    }
+    highest.forEach((x, i) => expect(x).toBeCloseTo(top[i]!, 12));
+    expect(insidePrimitive(p, 0, 0, top[2] + 0.001)).toBe(false);
+    expect(insidePrimitive(p, 0, 0, -top[2] - 0.001)).toBe(false);
+    for (const q of inside) expect(insidePrimitive(p, q[0], q[1], q[2]), JSON.stringify(q)).toBe(true);
+    for (const q of outside) expect(insidePrimitive(p, q[0], q[1], q[2]), JSON.stringify(q)).toBe(false);
   });
 });
 
