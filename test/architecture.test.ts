@@ -21,7 +21,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   urdf: ['model', 'kinematics'],
   devices: ['model', 'kinematics', 'messages', 'cdr'],
   view: ['.', 'model', 'kinematics', 'urdf', 'devices'],
-  moveit: ['model', 'kinematics', 'urdf'],
+  // moveit builds MoveIt's messages (planning-scene objects) as plain data, as devices builds sensor messages.
+  moveit: ['model', 'kinematics', 'urdf', 'messages'],
   rviz: ['model', 'kinematics', 'devices'],
   cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'rviz'],
   ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit'],

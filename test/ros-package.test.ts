@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startupMode } from '../src/ros/dry-run.js';
+import { MessageType } from '../src/messages/messages.js';
 import { paramSpecs } from '../src/ros/params.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { skipWithout } from './support/peer-skip.js';
@@ -99,14 +100,14 @@ describe('config', () => {
     const doc = parse(text) as Record<string, { ros__parameters: Record<string, unknown> }>;
     const values = doc['/**']!.ros__parameters;
     for (const s of paramSpecs) {
-      if (s.kind === 'string_array') {
+      if (s.kind === 'string_array' || s.kind === 'double_array') {
         expect(text, s.name).toMatch(new RegExp(`^\\s*# ${s.name}: \\[`, 'm'));
         expect(values).not.toHaveProperty(s.name);
       } else {
         expect(values[s.name], s.name).toEqual(s.default);
       }
     }
-    expect(Object.keys(values).sort()).toEqual([...paramSpecs.filter((s) => s.kind !== 'string_array').map((s) => s.name), 'use_sim_time'].sort());
+    expect(Object.keys(values).sort()).toEqual([...paramSpecs.filter((s) => s.kind !== 'string_array' && s.kind !== 'double_array').map((s) => s.name), 'use_sim_time'].sort());
   });
 
   it('display.rviz shows the RobotModel from the latched robot_description topic, TF and the sensor displays', () => {
@@ -130,6 +131,9 @@ describe('ament package', () => {
     expect(xml).toMatch(/<build_type>ament_cmake<\/build_type>/);
     for (const dep of ['nodejs', 'ros2launch', 'launch_ros']) expect(xml).toContain(`<exec_depend>${dep}</exec_depend>`);
     for (const dep of ['std_msgs', 'sensor_msgs', 'tf2_msgs', 'rcl']) expect(xml).toContain(`<depend>${dep}</depend>`);
+    // Every package of a message type the node may publish or subscribe to (rclnodejs builds their classes from what is installed).
+    const packages = new Set(Object.values(MessageType).map((t) => t.split('/')[0]!));
+    for (const dep of packages) expect(xml, dep).toContain(`<depend>${dep}</depend>`);
     const version = (JSON.parse(read('package.json')) as { version: string }).version;
     expect(xml).toContain(`<version>${version}</version>`);
   });

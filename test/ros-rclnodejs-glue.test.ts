@@ -35,6 +35,17 @@ describe('rclnodejs glue', () => {
     expect(ros.initialParams).toMatchObject({ frame_prefix: 'r1/', publish_frequency: 30, ignore_timestamp: true, watch_body_file: true });
   });
 
+  it('a list of integers in YAML or -p for placement (a list of doubles) is declared as doubles', async () => {
+    const file = join(scratch, 'placement.yaml');
+    writeFileSync(file, '/**:\n  ros__parameters:\n    placement: [1, 2, 0, 0, 0, 0, 1]\n    placement_frame: world\n');
+    const { state, ros } = await start(['--params-file', file]);
+    const override = state.node!.options.parameterOverrides.find((p) => p.name === 'placement')!;
+    expect([override.type, override.value]).toEqual([8, [1, 2, 0, 0, 0, 0, 1]]);
+    expect(ros.initialParams).toMatchObject({ placement: [1, 2, 0, 0, 0, 0, 1], placement_frame: 'world' });
+    const fromCommandLine = await start(['-p', 'placement:=[0, 0, 1, 0, 0, 0, 1]']);
+    expect(fromCommandLine.ros.initialParams.placement).toEqual([0, 0, 1, 0, 0, 0, 1]);
+  });
+
   it('an override of the wrong type is reported and the default used, without taking the node down', async () => {
     const { state, ros } = await start(['-p', 'frame_prefix:=7', '-p', 'watch_period:=2']);
     expect(ros.initialParams.frame_prefix).toBe('');
@@ -45,7 +56,7 @@ describe('rclnodejs glue', () => {
   it('declares every parameter with its type and description, and robot_description read-only', async () => {
     const { state } = await start();
     const node = state.node!;
-    const types: Record<string, number> = { string: 4, double: 3, bool: 1, string_array: 9 };
+    const types: Record<string, number> = { string: 4, double: 3, bool: 1, string_array: 9, double_array: 8 };
     for (const s of paramSpecs) {
       const d = node.descriptors.get(s.name)!;
       expect(d.type, s.name).toBe(types[s.kind]);
@@ -99,6 +110,11 @@ describe('rclnodejs glue', () => {
     a.publish({ transforms: [] });
     b.publish({ transforms: [] });
     expect(state.publishers).toHaveLength(1);
+    // The subscriber count is rclnodejs's publisher's own (rcl_publisher_get_subscription_count).
+    expect(a.subscriptionCount()).toBe(0);
+    t.subscribe('/tf_static', 'tf2_msgs/msg/TFMessage', latchedQoS, () => undefined);
+    expect(a.subscriptionCount()).toBe(1);
+    state.subscriptions.pop();
     expect(state.publishers[0]).toMatchObject({ topic: '/tf_static', qos: { history: 1, depth: 1, reliability: 1, durability: 1 } });
     expect(state.publishers[0]!.published).toHaveLength(2);
 

@@ -116,7 +116,11 @@ export function dryRun(params: Partial<NodeParams>, why: string, simulatedMs = 5
   const movingMsg = lastTf(Topics.tf);
   const moving = new Set((movingMsg?.transforms ?? []).map((t) => t.child_frame_id));
   lines.push(
-    `Frames: ${served.frames.length + (p.world_frame && staticMsg?.transforms.some((t) => t.header.frame_id === p.frame_prefix + p.world_frame) ? 1 : 0)}` +
+    `Frames: ${
+      served.frames.length +
+      (p.world_frame && staticMsg?.transforms.some((t) => t.header.frame_id === p.frame_prefix + p.world_frame) ? 1 : 0) +
+      (p.placement_frame && staticMsg?.transforms.some((t) => t.header.frame_id === p.placement_frame) ? 1 : 0)
+    }` +
       ` (${staticMsg?.transforms.length ?? 0} on /tf_static, ${served.byJoint.size} moving joints on /tf)`,
   );
   for (const t of staticMsg?.transforms ?? []) lines.push(`  static  ${t.header.frame_id} -> ${t.child_frame_id}`);

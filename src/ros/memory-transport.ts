@@ -178,6 +178,8 @@ export function createMemoryTransport(
         publish(message: T): void {
           published.push({ topic, type, qos, message, at: nsToTime(nowNs) });
         },
+        // The subscriptions made on this transport (a test's stand-in for a remote node) that DDS would match.
+        subscriptionCount: () => subscriptions.filter((s) => s.active && s.topic === topic && qosMismatch(qos, s.qos) === null).length,
       };
     },
     rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher {

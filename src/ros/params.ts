@@ -54,11 +54,19 @@ export interface NodeParams {
   publish_robot_description_semantic: boolean;
   /** Random states for the SRDF's "never in collision" pairs (MoveIt Setup Assistant: 10000). */
   collision_samples: number;
+  /** '' = none; a frame several bodies share (a project's `world`), never prefixed, that the root is placed in. */
+  placement_frame: string;
+  /** The root's pose in placement_frame, [x, y, z, qx, qy, qz, qw]; [] = the model's initial root pose. */
+  placement: number[];
+  /** '' = none; where a free root's pose comes from (placement_topic_type), published on /tf per message. */
+  placement_topic: string;
+  /** `odometry` (nav_msgs/Odometry, relative to where the body started) or `pose_stamped` (geometry_msgs/PoseStamped in placement_frame). */
+  placement_topic_type: string;
 }
 
 export type ParamName = keyof NodeParams;
-export type ParamValue = string | number | boolean | string[];
-export type ParamKind = 'string' | 'double' | 'bool' | 'string_array';
+export type ParamValue = string | number | boolean | string[] | number[];
+export type ParamKind = 'string' | 'double' | 'bool' | 'string_array' | 'double_array';
 
 export interface ParamSpec {
   name: ParamName;
@@ -148,11 +156,41 @@ export const paramSpecs: readonly ParamSpec[] = [
     range: [0, 10000000],
     description: 'Random states for the SRDF collision matrix ("never in collision" pairs); each reload takes about 0.1 to 3 s at 10000.',
   },
+  {
+    name: 'placement_frame',
+    kind: 'string',
+    default: '',
+    description:
+      "'' = none. A frame shared by several bodies (a Choreonoid project's 'world'), never prefixed by frame_prefix: publish placement_frame -> root, on /tf_static at 'placement' (a fixed root, or a free root without placement_topic: then with a warning that the pose is not live), or on /tf from placement_topic (a free root). Not with world_frame or free_root_frame.",
+  },
+  {
+    name: 'placement',
+    kind: 'double_array',
+    default: [],
+    description: "The root link's pose in placement_frame as [x, y, z, qx, qy, qz, qw] (m; a unit quaternion); [] = the body's initial root pose.",
+  },
+  {
+    name: 'placement_topic',
+    kind: 'string',
+    default: '',
+    description:
+      "'' = none. For a free root: where its pose comes from (placement_topic_type), e.g. diff_drive_controller's odom; each message goes out on /tf as placement_frame -> root, stamped with the message's stamp.",
+  },
+  {
+    name: 'placement_topic_type',
+    kind: 'string',
+    default: 'odometry',
+    description:
+      "'odometry': nav_msgs/Odometry, the root's motion since the body started (its pose is 'placement' composed with the odometry pose, as diff_drive_controller counts from where the robot stood). 'pose_stamped': geometry_msgs/PoseStamped, the root's pose in placement_frame.",
+  },
 ];
+
+export const PLACEMENT_TOPIC_TYPES = ['odometry', 'pose_stamped'] as const;
+export type PlacementTopicType = (typeof PLACEMENT_TOPIC_TYPES)[number];
 
 export function defaultParams(): NodeParams {
   const out: Record<string, ParamValue> = {};
-  for (const s of paramSpecs) out[s.name] = Array.isArray(s.default) ? [...s.default] : s.default;
+  for (const s of paramSpecs) out[s.name] = Array.isArray(s.default) ? ([...s.default] as ParamValue) : s.default;
   return out as unknown as NodeParams;
 }
 
@@ -192,9 +230,12 @@ export function validateParam(name: string, value: unknown): string | null {
     case 'string_array':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return `${name} must be a list of strings`;
       break;
+    case 'double_array':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isFinite(v))) return `${name} must be a list of finite numbers`;
+      break;
   }
   if (name === 'body_file' && (value as string).trim() === '') return 'body_file must name a model file (.body, .yaml or .wrl)';
-  if ((name === 'frame_prefix' || name === 'world_frame' || name === 'free_root_frame') && !FRAME_ID.test(value as string)) {
+  if ((name === 'frame_prefix' || name === 'world_frame' || name === 'free_root_frame' || name === 'placement_frame') && !FRAME_ID.test(value as string)) {
     return `${name} may contain only letters, digits, '_', '-', '.', '/' (got '${String(value)}')`;
   }
   if (name === 'link_names' && !(LINK_NAMINGS as readonly string[]).includes(value as string)) {
@@ -202,6 +243,15 @@ export function validateParam(name: string, value: unknown): string | null {
   }
   if (name === 'root_inertia' && !(ROOT_INERTIAS as readonly string[]).includes(value as string)) {
     return `root_inertia must be one of ${ROOT_INERTIAS.join(', ')} (got '${String(value)}')`;
+  }
+  if (name === 'placement') {
+    const v = value as number[];
+    if (v.length !== 0 && v.length !== 7) return `placement must be [] or [x, y, z, qx, qy, qz, qw] (got ${v.length} numbers)`;
+    const norm = Math.hypot(v[3] ?? 1, v[4] ?? 0, v[5] ?? 0, v[6] ?? 0);
+    if (Math.abs(norm - 1) > QUATERNION_TOLERANCE) return `placement: the quaternion [${v.slice(3).join(', ')}] is not a unit quaternion (norm ${norm})`;
+  }
+  if (name === 'placement_topic_type' && !(PLACEMENT_TOPIC_TYPES as readonly string[]).includes(value as string)) {
+    return `placement_topic_type must be one of ${PLACEMENT_TOPIC_TYPES.join(', ')} (got '${String(value)}')`;
   }
   if (name === 'device_input_topics') {
     for (const entry of value as string[]) {
@@ -218,6 +268,9 @@ export function validateParam(name: string, value: unknown): string | null {
   return null;
 }
 
+/** How far a placement quaternion's norm may be from 1 (four decimals, as people type them); it is normalised. */
+export const QUATERNION_TOLERANCE = 1e-3;
+
 /** Validates a whole change set against the current values; the first reason refuses all of it (atomic). */
 export function validateChanges(changes: Partial<Record<string, unknown>>): string | null {
   for (const [name, value] of Object.entries(changes)) {
@@ -227,9 +280,28 @@ export function validateChanges(changes: Partial<Record<string, unknown>>): stri
   return null;
 }
 
+/**
+ * Why a whole set of values contradicts itself, or null. Each of placement_frame, world_frame and
+ * free_root_frame gives the root a parent frame; two of them would give it two parents (tf2 keeps one at
+ * random) or put the body's initial pose in twice.
+ */
+export function validateCombination(p: NodeParams): string | null {
+  if (p.placement_frame === '') return null;
+  if (p.world_frame !== '') {
+    return `placement_frame '${p.placement_frame}' and world_frame '${p.world_frame}' both place the root link: world_frame adds a URDF link above it at the body's initial pose, placement_frame places it in a frame other bodies share; set one of them to ''`;
+  }
+  if (p.free_root_frame !== '') {
+    return `placement_frame '${p.placement_frame}' and free_root_frame '${p.free_root_frame}' both give a free root its parent: placement_frame (with placement and placement_topic) replaces free_root_frame; set free_root_frame to ''`;
+  }
+  return null;
+}
+
 /** Integers arrive as numbers or bigints depending on the client: accept both for doubles. */
 export function coerceParam(name: string, value: unknown): unknown {
   const spec = specOf(name);
   if (spec?.kind === 'double' && typeof value === 'bigint') return Number(value);
+  if (spec?.kind === 'double_array' && (Array.isArray(value) || ArrayBuffer.isView(value))) {
+    return Array.from(value as ArrayLike<unknown>, (v) => (typeof v === 'bigint' ? Number(v) : v));
+  }
   return value;
 }

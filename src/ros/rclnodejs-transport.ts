@@ -55,6 +55,7 @@ const KIND_TYPE: Record<ParamKind, number> = {
   double: PARAMETER_DOUBLE,
   bool: PARAMETER_BOOL,
   string_array: PARAMETER_STRING_ARRAY,
+  double_array: PARAMETER_DOUBLE_ARRAY,
 };
 
 /** A ROS parameter for a plain value: the declared kind when we know the name, inferred otherwise. */
@@ -62,6 +63,10 @@ function toParameter(rcl: RclModule, name: string, value: unknown): Rcl.Paramete
   const spec = specOf(name);
   const make = (type: number, v: unknown): Rcl.Parameter => new rcl.Parameter(name, type as Rcl.ParameterType, v);
   if (spec?.kind === 'double' && (typeof value === 'number' || typeof value === 'bigint')) return make(PARAMETER_DOUBLE, Number(value));
+  // A YAML list of integers ([1, 2, 0, 0, 0, 0, 1]) for a list of doubles: declared as doubles, or rclnodejs refuses the type.
+  if (spec?.kind === 'double_array' && Array.isArray(value) && value.every((v) => typeof v === 'number' || typeof v === 'bigint')) {
+    return make(PARAMETER_DOUBLE_ARRAY, value.map(Number));
+  }
   if (typeof value === 'boolean') return make(PARAMETER_BOOL, value);
   if (typeof value === 'string') return make(PARAMETER_STRING, value);
   if (typeof value === 'bigint') return make(PARAMETER_INTEGER, value);
@@ -80,6 +85,8 @@ function toParameter(rcl: RclModule, name: string, value: unknown): Rcl.Paramete
 export function fromParameterValue(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (Array.isArray(value)) return value.map(fromParameterValue);
+  // Numeric lists may come as typed arrays.
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return Array.from(value as unknown as ArrayLike<number | bigint>, (v) => Number(v));
   return value;
 }
 
@@ -201,6 +208,7 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
       return {
         topic,
         publish: (message: T) => target.publish(message as Parameters<typeof target.publish>[0]),
+        subscriptionCount: () => target.subscriptionCount(),
       };
     },
     rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher {

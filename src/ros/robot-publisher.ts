@@ -1,11 +1,13 @@
 // The node's behaviour over a Transport, with no rclnodejs in sight, split as robot_state_publisher
 // splits its node: the served model (load, serve, reload, watch: served-model.ts), the TF publisher
 // (joint states in, transforms out: tf-publisher.ts), the initial joint-state publisher
-// (initial-joint-states.ts) and the device relay (device-relay.ts). This file wires them together and
-// owns the one thing they share, the parameters, applying each change all or nothing.
+// (initial-joint-states.ts), the device relay (device-relay.ts) and the body's placement in a shared frame
+// (placement-follower.ts). This file wires them together and owns the one thing they share, the
+// parameters, applying each change all or nothing.
 import { type RelayContext, type RelayParams, startDeviceRelay } from './device-relay.js';
 import { startInitialJointStates } from './initial-joint-states.js';
-import { coerceParam, defaultParams, type NodeParams, validateChanges } from './params.js';
+import { coerceParam, defaultParams, type NodeParams, validateChanges, validateCombination } from './params.js';
+import { startPlacementFollower } from './placement-follower.js';
 import { type Description, describeError, initialPositions, type ModelSource, prepareServed, ROBOT_DESCRIPTION_TOPIC, type Served, startServedModel } from './served-model.js';
 import { JOINT_STATES_TOPIC, startTfPublisher, TF_STATIC_TOPIC, TF_TOPIC } from './tf-publisher.js';
 import type { Transport } from './transport.js';
@@ -65,6 +67,8 @@ export interface RobotPublisher {
 
 /** Parameters whose change restarts the device relay. */
 const RELAY_PARAMS: readonly (keyof NodeParams)[] = ['device_input_namespace', 'device_input_topics', 'undo_upstream_scaling', 'camera_info_without_images'];
+/** Parameters whose change places the root again (/tf_static, and the placement topic's subscription). */
+const PLACEMENT_PARAMS: readonly (keyof NodeParams)[] = ['placement_frame', 'placement', 'placement_topic', 'placement_topic_type'];
 
 export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<NodeParams>): RobotPublisher {
   const { transport } = deps;
@@ -86,6 +90,7 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
     onServe(s): void {
       tf.serve(s);
       restartDevices(s);
+      placement.restart(s);
     },
     ...(deps.onDescription ? { onDescription: deps.onDescription } : {}),
     ...(deps.onSemantic ? { onSemantic: deps.onSemantic } : {}),
@@ -103,16 +108,17 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
     isOwnMessage: (stamp) => initialStates.isOwnMessage(stamp),
     onOtherPublisher: () => initialStates.otherPublisherSeen(),
   });
+  const placement = startPlacementFollower({ transport, params: () => params });
 
   const describeAgain = (s: Served, p: NodeParams): Served => ({ ...s, description: deps.describe(s.model, p) });
 
   const setParams = (raw: Partial<Record<string, unknown>>): SetResult => {
     const changes: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(raw)) changes[k] = coerceParam(k, v);
-    const reason = validateChanges(changes);
-    if (reason) return { successful: false, reason };
     const previous = params;
     const next: NodeParams = { ...previous, ...(changes as Partial<NodeParams>) };
+    const reason = validateChanges(changes) ?? validateCombination(next);
+    if (reason) return { successful: false, reason };
     const changed = (name: keyof NodeParams): boolean => name in changes && JSON.stringify(next[name]) !== JSON.stringify(previous[name]);
     const served = model.current();
 
@@ -139,11 +145,11 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
       model.setInitialPositions(initialPositions(served.model, served.frames, next.initial_joint_positions, log));
     }
     if (candidate) model.serve(candidate);
-    else if (served && (changed('frame_prefix') || changed('free_root_frame'))) {
-      tf.publishStatic(served);
-      restartDevices(served);
-    } else if (served && RELAY_PARAMS.some(changed)) {
-      restartDevices(served);
+    else if (served) {
+      const placed = PLACEMENT_PARAMS.some(changed);
+      if (changed('frame_prefix') || changed('free_root_frame') || placed) tf.publishStatic(served);
+      if (changed('frame_prefix') || changed('free_root_frame') || RELAY_PARAMS.some(changed)) restartDevices(served);
+      if (changed('frame_prefix') || placed) placement.restart(served);
     }
     if (changed('publish_joint_states') || changed('initial_joint_positions')) {
       if (changed('publish_joint_states') && next.publish_joint_states) initialStates.forgetOtherPublisher();
@@ -154,19 +160,20 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
   };
 
   // Start: a bad body_file leaves the node up and watching, so fixing the file brings it to life.
-  const startReason = validateChanges({ ...params });
+  const startReason = validateChanges({ ...params }) ?? validateCombination(params);
   if (startReason) log.error(`invalid parameters: ${startReason}`);
   else model.reload('start');
   initialStates.restart(params.publish_joint_states);
   model.restartWatch();
 
   return {
-    params: () => ({ ...params, initial_joint_positions: [...params.initial_joint_positions] }),
+    params: () => ({ ...params, initial_joint_positions: [...params.initial_joint_positions], placement: [...params.placement] }),
     served: () => model.current(),
     setParams,
     reload: () => model.reload('reload requested'),
     stop(): void {
       tf.stop();
+      placement.stop();
       initialStates.stop();
       model.stop();
       stopDevices?.();

@@ -16,6 +16,7 @@ import {
 } from './joint-states.js';
 import type { NodeParams } from './params.js';
 import { describeError, type Served } from './served-model.js';
+import { placementOf } from './placement.js';
 import { movingTransforms, staticTransforms } from './tf.js';
 import { latchedQoS, sensorDataQoS, tfQoS, type Transport } from './transport.js';
 
@@ -30,7 +31,7 @@ export const WARNING_PERIOD_NS = 5_000_000_000n;
 export interface TfPublisher {
   /** A new model is served: its fixed transforms go out on /tf_static and the per-joint rate limits start afresh. */
   serve(s: Served): void;
-  /** Publishes /tf_static again (frame_prefix changed). */
+  /** Publishes /tf_static again (frame_prefix or the placement changed). */
   publishStatic(s: Served): void;
   /** One joint_states message, from the subscription or from our own initial-position publisher. */
   onJointState(msg: JointStateInput): void;
@@ -113,7 +114,9 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
 
   const publishStatic = (s: Served): void => {
     const p = params();
-    tfStaticPub.publish(writeTfStatic(staticTransforms(s.model, s.frames, transport.now(), p.frame_prefix, p.world_frame, p.free_root_frame)));
+    const placed = placementOf(s.model, s.frames, p).placement;
+    const placement = placed?.kind === 'static' ? placed : null;
+    tfStaticPub.publish(writeTfStatic(staticTransforms(s.model, s.frames, transport.now(), p.frame_prefix, p.world_frame, p.free_root_frame, placement)));
   };
 
   return {

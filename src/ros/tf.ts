@@ -7,6 +7,7 @@ import { quat, vec3 } from 'gl-matrix';
 import { canonicalSign, quaternionFromMatrix } from '../model/math.js';
 import type { Pose, RobotModel } from '../model/types.js';
 import type { Quaternion, Time, Transform, TransformStamped, Vector3 } from '../messages/messages.js';
+import type { Placement } from './placement.js';
 
 export function poseToTransform(pose: Pose): Transform {
   const [x, y, z] = pose.translation;
@@ -64,7 +65,10 @@ export function freeRootParent(
   return { frame };
 }
 
-/** Every fixed edge of the tree (fixed joints, free non-root links at their offset, device/optical/scan frames). */
+/**
+ * Every fixed edge of the tree (fixed joints, free non-root links at their offset, device/optical/scan frames),
+ * and the root's static placement in a shared frame (placement.ts), whose name is never prefixed.
+ */
 export function staticTransforms(
   model: RobotModel,
   frames: readonly Frame[],
@@ -72,8 +76,10 @@ export function staticTransforms(
   prefix: string,
   worldFrame = '',
   freeRootFrame = '',
+  placement: Extract<Placement, { kind: 'static' }> | null = null,
 ): TransformStamped[] {
   const out: TransformStamped[] = [];
+  if (placement) out.push({ header: { stamp: { ...stamp }, frame_id: placement.frame }, child_frame_id: placement.root, transform: poseToTransform(placement.pose) });
   const world = worldLink(model, worldFrame);
   const root = model.links[0];
   if (world?.static && root) out.push(stamped(world.frame, root.name, root.offset, stamp, prefix));

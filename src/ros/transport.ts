@@ -19,6 +19,12 @@ export const sensorDataQoS: QoS = { reliability: 'best_effort', durability: 'vol
 export interface Publisher<T> {
   readonly topic: string;
   publish(message: T): void;
+  /**
+   * How many subscriptions on the graph this publisher reaches now (rcl_publisher_get_subscription_count):
+   * a volatile subscriber that joins later gets nothing already sent, so a publisher whose last message
+   * must reach it (the planning scene for move_group) watches this and sends again.
+   */
+  subscriptionCount(): number;
 }
 
 /** Publishes messages already serialized as CDR (encapsulation header included), as they go on the wire. */

@@ -108,7 +108,7 @@ export function fakeRclnodejs() {
     createPublisher(type: string, topic: string, options: { qos: FakeQoS }) {
       const pub = { type, topic, qos: options.qos, published: [] as unknown[] };
       state.publishers.push(pub);
-      return { topic, publish: (m: unknown) => pub.published.push(m) };
+      return { topic, publish: (m: unknown) => pub.published.push(m), subscriptionCount: () => state.subscriptions.filter((s) => s.topic === topic && !s.destroyed).length };
     }
     createSubscription(type: string, topic: string, options: Record<string, unknown>, callback: (m: unknown) => void) {
       const sub = { type, topic, options, callback, destroyed: false };

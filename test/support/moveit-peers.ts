@@ -23,6 +23,26 @@ export function buildFclHarness(): string {
   });
 }
 
+/** test/peers/fcl_scene.cpp: collision objects as MoveIt's FCL checker builds them, probed with small solids. */
+export function buildFclSceneHarness(): string {
+  const [cxx, fcl] = fclPeers();
+  return compileHarness({
+    cxx: found(cxx).exe,
+    source: join(projectRoot, 'test/peers/fcl_scene.cpp'),
+    binary: join(projectRoot, 'build/fcl_scene'),
+    flags: found(fcl),
+    before: ['-O1'],
+    after: ['-std=c++17'],
+  });
+}
+
+/** Runs fcl_scene on `lines`; one "hit" or "miss" per probe line, in order. */
+export function fclScene(lines: readonly string[]): boolean[] {
+  const r = spawnSync(buildFclSceneHarness(), [], { input: `${lines.join('\n')}\n`, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`fcl_scene failed (${r.status}): ${r.stderr.slice(-2000)}`);
+  return r.stdout.split('\n').filter((l) => l === 'hit' || l === 'miss').map((l) => l === 'hit');
+}
+
 /** srdfdom, the compiler, and CMake where srdfdom is found by its CMake config (the harness is then built by CMake). */
 export const srdfdomPeers = memo((): readonly [Lookup<Executable>, Lookup<SrdfdomInstall>, ...Lookup<Executable>[]] => {
   const srdfdom = findSrdfdom();

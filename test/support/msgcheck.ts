@@ -4,7 +4,11 @@
 // no unknown fields, plus the consistency rules the .msg comments state for Image, PointCloud2,
 // CameraInfo and LaserScan. Returns a list of problems; empty means the message is valid.
 // Exported for every test that checks published messages (devices, TF, joint states, strings).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from '@foxglove/rosmsg';
 import { ros2humble, ros2jazzy } from '@foxglove/rosmsg-msgs-common';
+import { projectRoot } from './contract.js';
 
 interface FieldDef {
   name: string;
@@ -17,10 +21,29 @@ interface FieldDef {
 }
 type Definitions = Record<string, { name: string; definitions: FieldDef[] }>;
 
+/**
+ * moveit_msgs, octomap_msgs and object_recognition_msgs, which @foxglove/rosmsg-msgs-common lacks: the .msg
+ * files under test/fixtures/msg (their sources: SOURCES.md there), parsed by @foxglove/rosmsg. A type named
+ * without its package (`RobotState` in PlanningScene.msg) is of the file's own package, as in rosidl.
+ */
+export function fixtureDefinitions(dir = join(projectRoot, 'test/fixtures/msg')): Definitions {
+  const out: Definitions = {};
+  for (const pkg of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) {
+    for (const file of readdirSync(join(dir, pkg)).filter((f) => f.endsWith('.msg'))) {
+      const name = `${pkg}/${file.slice(0, -'.msg'.length)}`;
+      const [def] = parse(readFileSync(join(dir, pkg, file), 'utf8'), { ros2: true, skipTypeFixup: true });
+      const definitions = def!.definitions.map((f) => (f.isComplex && !f.type.includes('/') ? { ...f, type: `${pkg}/${f.type}` } : f));
+      out[name] = { name, definitions: definitions as FieldDef[] };
+    }
+  }
+  return out;
+}
+
 export type Distro = 'jazzy' | 'humble';
+const fixtures = fixtureDefinitions();
 const DISTROS: Record<Distro, Definitions> = {
-  jazzy: ros2jazzy as unknown as Definitions,
-  humble: ros2humble as unknown as Definitions,
+  jazzy: { ...(ros2jazzy as unknown as Definitions), ...fixtures },
+  humble: { ...(ros2humble as unknown as Definitions), ...fixtures },
 };
 
 /** `sensor_msgs/msg/Image` (rclnodejs spelling) and `sensor_msgs/Image` both name the same type. */

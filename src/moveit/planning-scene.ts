@@ -1,0 +1,111 @@
+// The world of a Choreonoid project as MoveIt's planning scene sees it: the bodies that never move, as
+// collision objects (scene-objects.ts) in the frame MoveIt plans in, and the moveit_msgs/PlanningScene
+// diffs that add, replace and remove them.
+//
+// The frame: move_group adds an object only when it knows the object's header frame, and the frame it is
+// sure to know is its planning frame, the root of its robot model: a fixed-base robot's URDF root link, as
+// the URDF names it (MoveIt's robot model is not prefixed, whatever frame_prefix the robot's TF carries),
+// or, for a free root, the parent frame of the SRDF's floating virtual joint. Objects are therefore
+// expressed in that frame, from where the project puts the bodies and the planning robot.
+import type { Pose, RobotModel } from '../model/types.js';
+import type { CollisionObject, ObjectColor, PlanningScene } from '../messages/messages.js';
+import { identityPose } from '../model/math.js';
+import { movingPart, objectColor, type PlacedFrame, removeObject, sceneObject } from './scene-objects.js';
+
+/** A body of the project that does not move, where the project puts it. */
+export interface StaticBody {
+  /** Its name in the project: the collision object's id. */
+  name: string;
+  /** The model as ROS sees it (after applyRosConventions). */
+  model: RobotModel;
+  /** Its root link's pose in the project's world frame. */
+  pose: Pose;
+}
+
+/**
+ * The frame MoveIt plans in for `robot` (as ROS sees it), with its pose in the project's world frame.
+ * `rootPose` is where the project puts the robot's root; `virtualParent` the SRDF virtual joint's parent
+ * frame for a free root (null for a fixed root, which has none). A virtual parent named like the world frame
+ * is the world frame; any other (an `odom`) is where the robot started, which is `rootPose`.
+ */
+export function planningFrameOf(robot: RobotModel, rootPose: Pose, virtualParent: string | null, worldFrame: string): PlacedFrame {
+  const root = robot.links[0];
+  if (!root) throw new Error(`${robot.name} has no links`);
+  if (root.joint.type === 'free' && virtualParent !== null) {
+    return { name: virtualParent, pose: virtualParent === worldFrame ? identityPose() : rootPose };
+  }
+  return { name: root.name, pose: rootPose };
+}
+
+export interface SceneContent {
+  /** By id, in the bodies' order. */
+  objects: Map<string, CollisionObject>;
+  colors: Map<string, ObjectColor>;
+  /** What was left out and why, and shapes that could not be read. */
+  notes: string[];
+}
+
+/** Why the list of bodies cannot make a scene (an empty or repeated name), or null. */
+export function invalidBodies(bodies: readonly StaticBody[]): string | null {
+  const seen = new Set<string>();
+  for (const [i, b] of bodies.entries()) {
+    // An empty id in a REMOVE would clear every object of MoveIt's world, ours or not.
+    if (b.name === '') return `body ${i + 1} of ${bodies.length} has no name (a collision object needs an id)`;
+    if (seen.has(b.name)) return `two bodies are named '${b.name}': collision object ids must be unique`;
+    seen.add(b.name);
+  }
+  return null;
+}
+
+/** The collision objects of the static bodies, expressed in `frame`. Bodies that move are left out, with the reason. */
+export function sceneContent(bodies: readonly StaticBody[], frame: PlacedFrame, divisions?: number): SceneContent {
+  const objects = new Map<string, CollisionObject>();
+  const colors = new Map<string, ObjectColor>();
+  const notes: string[] = [];
+  for (const b of bodies) {
+    const moving = movingPart(b.model);
+    if (moving) {
+      notes.push(`'${b.name}' is left out of the planning scene: ${moving}`);
+      continue;
+    }
+    const { object, warnings } = sceneObject(b.model, { id: b.name, rootPose: b.pose, frame, ...(divisions ? { divisions } : {}) });
+    notes.push(...warnings);
+    if (!object) {
+      notes.push(`'${b.name}' is left out of the planning scene: it has no collision geometry`);
+      continue;
+    }
+    objects.set(b.name, object);
+    const color = objectColor(b.model, b.name);
+    if (color) colors.set(b.name, color);
+  }
+  return { objects, colors, notes };
+}
+
+/** A PlanningScene diff that changes only the world: these objects added (or replaced), those ids removed. */
+export function sceneDiff(add: readonly CollisionObject[], colors: readonly ObjectColor[], remove: readonly string[], frame: string): PlanningScene {
+  const empty = { sec: 0, nanosec: 0 };
+  return {
+    name: '',
+    robot_state: {
+      joint_state: { header: { stamp: empty, frame_id: '' }, name: [], position: [], velocity: [], effort: [] },
+      multi_dof_joint_state: { header: { stamp: empty, frame_id: '' }, joint_names: [], transforms: [], twist: [], wrench: [] },
+      attached_collision_objects: [],
+      is_diff: true,
+    },
+    robot_model_name: '',
+    fixed_frame_transforms: [],
+    allowed_collision_matrix: { entry_names: [], entry_values: [], default_entry_names: [], default_entry_values: [] },
+    link_padding: [],
+    link_scale: [],
+    object_colors: [...colors],
+    world: {
+      collision_objects: [...remove.map((id) => removeObject(id, frame)), ...add],
+      octomap: {
+        header: { stamp: empty, frame_id: '' },
+        origin: { position: { x: 0, y: 0, z: 0 }, orientation: { x: 0, y: 0, z: 0, w: 1 } },
+        octomap: { header: { stamp: empty, frame_id: '' }, binary: false, id: '', resolution: 0, data: [] },
+      },
+    },
+    is_diff: true,
+  };
+}

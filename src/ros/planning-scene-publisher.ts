@@ -1,0 +1,119 @@
+// The project's static bodies in MoveIt's planning scene: moveit_msgs/PlanningScene diffs on
+// `planning_scene`, where move_group's PlanningSceneMonitor listens (reliable, volatile, depth 10 on
+// Humble and Jazzy). Volatile means a scene sent before move_group subscribed never reaches it, and it
+// starts with an empty world: so the whole scene goes out again whenever the number of subscribers grows,
+// and on every change only what changed (objects added or replaced, objects that went away removed).
+//
+// A unit of its own with a start and a stop, fed plain data (update): the node that reads a project file
+// decides which bodies are static, where they stand and which frame MoveIt plans in (src/moveit/planning-scene.ts).
+import { type PlacedFrame } from '../moveit/scene-objects.js';
+import { invalidBodies, sceneContent, sceneDiff, type StaticBody } from '../moveit/planning-scene.js';
+import { type CollisionObject, MessageType, type ObjectColor, type PlanningScene } from '../messages/messages.js';
+import type { Publisher, QoS, Transport } from './transport.js';
+
+export const PLANNING_SCENE_TOPIC = 'planning_scene';
+/** move_group's subscription takes rclcpp::ServicesQoS (reliable, volatile, keep last 10); ours offers the same. */
+export const planningSceneQoS: QoS = { reliability: 'reliable', durability: 'volatile', depth: 10 };
+/** Wall milliseconds between looks at the subscriber count. */
+export const SUBSCRIBER_POLL_MS = 1000;
+
+export interface SceneWorld {
+  /** The frame the objects are expressed in (MoveIt's planning frame) and its pose in the project's world. */
+  frame: PlacedFrame;
+  bodies: StaticBody[];
+}
+
+export interface PlanningScenePublisher {
+  /** Publishes what changed from the last good world; a bad world is refused (logged) and the last one kept. */
+  update(world: SceneWorld): { successful: boolean; reason: string };
+  /** The ids in MoveIt's world as we last sent it. */
+  objectIds(): string[];
+  /** Stops watching for subscribers, after taking our objects out of the scenes that have them. */
+  stop(): void;
+}
+
+export interface PlanningScenePublisherOptions {
+  transport: Transport;
+  /** Relative names follow the node's namespace and remapping, as move_group's `planning_scene` does its own. */
+  topic?: string;
+  pollMs?: number;
+}
+
+export function startPlanningScenePublisher(options: PlanningScenePublisherOptions): PlanningScenePublisher {
+  const { transport } = options;
+  const log = transport.log;
+  const topic = options.topic ?? PLANNING_SCENE_TOPIC;
+  let publisher: Publisher<PlanningScene> | null = null;
+  try {
+    publisher = transport.publisher<PlanningScene>(topic, MessageType.PlanningScene, planningSceneQoS);
+  } catch (error) {
+    // rclnodejs generates its message classes when body_bridge is built: moveit_msgs must have been installed then.
+    log.error(
+      `cannot publish moveit_msgs/PlanningScene on ${topic}: ${error instanceof Error ? error.message : String(error)}; ` +
+        'install moveit_msgs for this ROS 2 and build body_bridge again. The planning scene stays empty.',
+    );
+  }
+  /** What MoveIt's world holds from us: by id, the object, its colour and the text they were compared by. */
+  let current = new Map<string, { object: CollisionObject; color: ObjectColor | null; key: string }>();
+  let frame = '';
+  let subscribers = 0;
+
+  const send = (scene: PlanningScene): void => {
+    if (!publisher) return;
+    publisher.publish(scene);
+  };
+
+  const sendAll = (why: string): void => {
+    const all = [...current.values()];
+    if (all.length === 0) return;
+    send(sceneDiff(all.map((c) => c.object), all.flatMap((c) => (c.color ? [c.color] : [])), [], frame));
+    log.info(`planning scene: ${all.length} objects sent on ${topic} (${why})`);
+  };
+
+  const update = (world: SceneWorld): { successful: boolean; reason: string } => {
+    const reason = invalidBodies(world.bodies);
+    if (reason) {
+      log.error(`planning scene not updated: ${reason}`);
+      return { successful: false, reason };
+    }
+    const content = sceneContent(world.bodies, world.frame);
+    for (const note of content.notes) log.warn(note);
+    const next = new Map<string, { object: CollisionObject; color: ObjectColor | null; key: string }>();
+    for (const [id, object] of content.objects) {
+      const color = content.colors.get(id) ?? null;
+      next.set(id, { object, color, key: JSON.stringify([object, color]) });
+    }
+    const changed = [...next.entries()].filter(([id, n]) => current.get(id)?.key !== n.key).map(([, n]) => n);
+    const removed = [...current.keys()].filter((id) => !next.has(id));
+    current = next;
+    frame = world.frame.name;
+    if (changed.length === 0 && removed.length === 0) return { successful: true, reason: '' };
+    send(sceneDiff(changed.map((c) => c.object), changed.flatMap((c) => (c.color ? [c.color] : [])), removed, frame));
+    const parts = [
+      changed.length > 0 ? `${changed.length} added or replaced (${changed.map((c) => c.object.id).join(', ')})` : '',
+      removed.length > 0 ? `${removed.length} removed (${removed.join(', ')})` : '',
+    ].filter((p) => p !== '');
+    log.info(`planning scene in ${frame}: ${parts.join(', ')}`);
+    return { successful: true, reason: '' };
+  };
+
+  // A move_group that starts (or restarts) after us would never hear of the objects: send them again when
+  // the count of subscribers grows. (A restart between two looks keeps the count and goes unnoticed for
+  // that look; the next new subscriber sends everything again.)
+  const stopPoll = transport.wallTimer(options.pollMs ?? SUBSCRIBER_POLL_MS, () => {
+    if (!publisher) return;
+    const count = publisher.subscriptionCount();
+    if (count > subscribers) sendAll(`${count} subscriber${count === 1 ? '' : 's'} now`);
+    subscribers = count;
+  });
+
+  return {
+    update,
+    objectIds: () => [...current.keys()],
+    stop(): void {
+      stopPoll();
+      if (current.size > 0 && publisher && publisher.subscriptionCount() > 0) send(sceneDiff([], [], [...current.keys()], frame));
+      current = new Map();
+    },
+  };
+}

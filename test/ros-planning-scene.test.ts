@@ -1,0 +1,165 @@
+// The planning scene publisher (src/ros/planning-scene-publisher.ts) on the memory transport: what goes
+// out on planning_scene and when — the whole scene again when a subscriber appears (move_group's volatile
+// subscription hears nothing sent before it), only the difference on a change — in the frame MoveIt plans in.
+import { describe, expect, it } from 'vitest';
+import { CollisionObjectOperation, MessageType, type PlanningScene } from '../src/messages/messages.js';
+import type { Mat3, Pose, RobotModel } from '../src/model/types.js';
+import { planningFrameOf, type StaticBody } from '../src/moveit/planning-scene.js';
+import { createMemoryTransport } from '../src/ros/memory-transport.js';
+import { planningSceneQoS, startPlanningScenePublisher, SUBSCRIBER_POLL_MS } from '../src/ros/planning-scene-publisher.js';
+import type { QoS, Transport } from '../src/ros/transport.js';
+import { checkMessage } from './support/msgcheck.js';
+import { poseError } from './support/ros-rig.js';
+import { invertPose, matrixFromQuaternion } from './support/rotations.js';
+import { affine, joint, link, pose, sampleRobot, shape } from './support/urdf-models.js';
+
+const I: Mat3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+const RZ90: Mat3 = [[0, -1, 0], [1, 0, 0], [0, 0, 1]];
+
+function boxBody(name: string, size: [number, number, number], color?: [number, number, number]): RobotModel {
+  const s = shape({ kind: 'box', size }, affine([0, 0, size[2] / 2]), color);
+  return {
+    name,
+    sourceFile: `/models/${name}.body`,
+    format: 'body',
+    root: 'BASE',
+    links: [link('BASE', null, joint('BASE', 'fixed'), pose([0, 0, 0]), { collisions: [s], visuals: [s] })],
+    devices: [],
+    extraJoints: [],
+    warnings: [],
+  };
+}
+const table: StaticBody = { name: 'table', model: boxBody('Table', [1, 0.6, 0.7], [0.6, 0.4, 0.2]), pose: pose([1.2, 0, 0]) };
+const wall: StaticBody = { name: 'wall', model: boxBody('Wall', [0.1, 3, 2]), pose: pose([0, 2, 0], RZ90) };
+const arm: StaticBody = { name: 'other_arm', model: sampleRobot(), pose: pose([0, -2, 0]) };
+const ROBOT_AT: Pose = pose([0.5, 0.5, 0], RZ90);
+const frame = { name: 'BASE', pose: ROBOT_AT };
+
+/** move_group's subscription: rclcpp::ServicesQoS. */
+const moveGroupQoS: QoS = { reliability: 'reliable', durability: 'volatile', depth: 10 };
+const scenes = (t: ReturnType<typeof createMemoryTransport>): PlanningScene[] => t.messages<PlanningScene>('planning_scene');
+const ops = (s: PlanningScene): [string, number][] => s.world.collision_objects.map((o) => [o.id, o.operation]);
+
+function setup() {
+  const transport = createMemoryTransport();
+  const scene = startPlanningScenePublisher({ transport });
+  return { transport, scene };
+}
+
+describe('planning scene publisher', () => {
+  it("publishes moveit_msgs/PlanningScene diffs on planning_scene with move_group's QoS; static bodies added, moving ones left out", () => {
+    const { transport, scene } = setup();
+    const pub = transport.topics().find((t) => t.topic === 'planning_scene')!;
+    expect(pub).toMatchObject({ type: MessageType.PlanningScene, direction: 'publish', qos: planningSceneQoS });
+    expect(scene.update({ frame, bodies: [table, arm, wall] })).toEqual({ successful: true, reason: '' });
+    const [first] = scenes(transport);
+    expect(first!.is_diff).toBe(true);
+    expect(ops(first!)).toEqual([
+      ['table', CollisionObjectOperation.ADD],
+      ['wall', CollisionObjectOperation.ADD],
+    ]);
+    expect(first!.world.collision_objects.every((o) => o.header.frame_id === 'BASE')).toBe(true);
+    expect(first!.object_colors).toEqual([{ id: 'table', color: { r: 0.6, g: 0.4, b: 0.2, a: 1 } }]);
+    for (const distro of ['humble', 'jazzy'] as const) expect(checkMessage(MessageType.PlanningScene, first, distro)).toEqual([]);
+    expect(transport.logs.some((l) => l.level === 'warn' && /'other_arm' is left out of the planning scene: its root link 'base' is not fixed/.test(l.message))).toBe(true);
+    // The table, seen from the robot's base: (robot placement)⁻¹ · (table placement).
+    const o = first!.world.collision_objects[0]!;
+    const got: Pose = { translation: [o.pose.position.x, o.pose.position.y, o.pose.position.z], rotation: matrixFromQuaternion(o.pose.orientation) };
+    const inv = invertPose(ROBOT_AT);
+    const expected: Pose = { translation: [inv.rotation[0][0] * 1.2 + inv.translation[0], inv.rotation[1][0] * 1.2 + inv.translation[1], inv.rotation[2][0] * 1.2 + inv.translation[2]], rotation: inv.rotation };
+    expect(poseError(got, expected)).toBeLessThan(1e-12);
+    expect(expected.translation.map((v) => Number(v.toFixed(12)))).toEqual([-0.5, -0.7, 0]);
+  });
+
+  it('sends the whole scene again whenever the number of subscribers grows (move_group started or restarted)', () => {
+    const { transport, scene } = setup();
+    scene.update({ frame, bodies: [table, wall] });
+    expect(scenes(transport)).toHaveLength(1);
+    transport.advanceWall(3 * SUBSCRIBER_POLL_MS);
+    expect(scenes(transport)).toHaveLength(1);
+    // A transient-local subscription would not match a volatile publisher: it does not count.
+    transport.subscribe('planning_scene', MessageType.PlanningScene, { ...moveGroupQoS, durability: 'transient_local' }, () => undefined);
+    transport.advanceWall(SUBSCRIBER_POLL_MS);
+    expect(scenes(transport)).toHaveLength(1);
+    const stopMoveGroup = transport.subscribe('planning_scene', MessageType.PlanningScene, moveGroupQoS, () => undefined);
+    transport.advanceWall(SUBSCRIBER_POLL_MS);
+    expect(scenes(transport)).toHaveLength(2);
+    expect(ops(scenes(transport)[1]!)).toEqual([
+      ['table', CollisionObjectOperation.ADD],
+      ['wall', CollisionObjectOperation.ADD],
+    ]);
+    transport.advanceWall(5 * SUBSCRIBER_POLL_MS);
+    expect(scenes(transport)).toHaveLength(2);
+    stopMoveGroup();
+    transport.advanceWall(SUBSCRIBER_POLL_MS);
+    transport.subscribe('planning_scene', MessageType.PlanningScene, moveGroupQoS, () => undefined);
+    transport.advanceWall(SUBSCRIBER_POLL_MS);
+    expect(scenes(transport)).toHaveLength(3);
+  });
+
+  it('on a change sends only what changed: a moved body replaced, a vanished body removed, nothing when nothing changed', () => {
+    const { transport, scene } = setup();
+    scene.update({ frame, bodies: [table, wall] });
+    scene.update({ frame, bodies: [table, wall] });
+    expect(scenes(transport)).toHaveLength(1);
+    scene.update({ frame, bodies: [{ ...table, pose: pose([1.5, 0, 0]) }, wall] });
+    expect(ops(scenes(transport)[1]!)).toEqual([['table', CollisionObjectOperation.ADD]]);
+    scene.update({ frame, bodies: [{ ...table, pose: pose([1.5, 0, 0]) }] });
+    const removal = scenes(transport)[2]!;
+    expect(ops(removal)).toEqual([['wall', CollisionObjectOperation.REMOVE]]);
+    expect(checkMessage(MessageType.PlanningScene, removal, 'humble')).toEqual([]);
+    expect(scene.objectIds()).toEqual(['table']);
+    // A body that became a moving one goes away from the scene too.
+    scene.update({ frame, bodies: [{ ...arm, name: 'table' }] });
+    expect(ops(scenes(transport)[3]!)).toEqual([['table', CollisionObjectOperation.REMOVE]]);
+  });
+
+  it('a list with a repeated or empty name is refused, and the last scene stays', () => {
+    const { transport, scene } = setup();
+    scene.update({ frame, bodies: [table] });
+    expect(scene.update({ frame, bodies: [table, { ...wall, name: 'table' }] })).toEqual({ successful: false, reason: "two bodies are named 'table': collision object ids must be unique" });
+    expect(scene.update({ frame, bodies: [{ ...wall, name: '' }] }).reason).toBe('body 1 of 1 has no name (a collision object needs an id)');
+    expect(scenes(transport)).toHaveLength(1);
+    expect(scene.objectIds()).toEqual(['table']);
+  });
+
+  it('stop takes our objects out of the scene when someone listens, and releases its timer', () => {
+    const { transport, scene } = setup();
+    const idle = transport.active().timers;
+    scene.update({ frame, bodies: [table, wall] });
+    transport.subscribe('planning_scene', MessageType.PlanningScene, moveGroupQoS, () => undefined);
+    scene.stop();
+    expect(ops(scenes(transport).at(-1)!)).toEqual([
+      ['table', CollisionObjectOperation.REMOVE],
+      ['wall', CollisionObjectOperation.REMOVE],
+    ]);
+    expect(transport.active().timers).toBe(idle - 1);
+  });
+
+  it('without moveit_msgs in rclnodejs it says what to install and stays up', () => {
+    const transport = createMemoryTransport();
+    const failing: Transport = {
+      ...transport,
+      publisher: () => {
+        throw new Error("The message type 'moveit_msgs/msg/PlanningScene' is invalid");
+      },
+    };
+    const scene = startPlanningScenePublisher({ transport: failing });
+    expect(scene.update({ frame, bodies: [table] }).successful).toBe(true);
+    transport.advanceWall(3 * SUBSCRIBER_POLL_MS);
+    expect(transport.logs.some((l) => l.level === 'error' && /install moveit_msgs for this ROS 2 and build body_bridge again/.test(l.message))).toBe(true);
+    scene.stop();
+  });
+});
+
+describe('the frame MoveIt plans in', () => {
+  const fixed = boxBody('Arm', [0.1, 0.1, 0.1]);
+  const free = { ...fixed, links: [{ ...fixed.links[0]!, joint: joint('BASE', 'free') }] };
+  it.each([
+    ['fixed root: its root link, where the project puts it', fixed, null, { name: 'BASE', pose: ROBOT_AT }],
+    ['free root under world: the world frame itself', free, 'world', { name: 'world', pose: pose([0, 0, 0], I) }],
+    ['free root under odom: where the robot started', free, 'odom', { name: 'odom', pose: ROBOT_AT }],
+  ] as const)('%s', (_, model, parent, expected) => {
+    expect(planningFrameOf(model, ROBOT_AT, parent, 'world')).toEqual(expected);
+  });
+});
