@@ -7,8 +7,6 @@
 // file at install time from the message packages of the sourced ROS. Here it is generated instead
 // from the ROS 2 Jazzy .msg definitions in @foxglove/rosmsg-msgs-common, in the same shape
 // (namespaces pkg.msg.Name, a NameConstructor with the constants, MessagesMap keyed 'pkg/msg/Name').
-// moveit_msgs and the two packages it needs, which that package lacks, come from the definitions kept
-// under test/fixtures/msg (their sources: SOURCES.md there).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,9 +34,6 @@ const PACKAGES = [
   'nav_msgs',
   'shape_msgs',
   'trajectory_msgs',
-  'octomap_msgs',
-  'object_recognition_msgs',
-  'moveit_msgs',
   'rcl_interfaces',
   'unique_identifier_msgs',
   'action_msgs',
@@ -101,26 +96,10 @@ const tsName = (rosName) => {
   return `${p}.msg.${n}`;
 };
 
-/** The fixture definitions, as @foxglove/rosmsg-msgs-common spells its own (a type without package is the file's). */
-async function fixtureDefinitions() {
-  const { parse } = await import('@foxglove/rosmsg');
-  const dir = join(root, 'test', 'fixtures', 'msg');
-  const out = {};
-  for (const pkg of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) {
-    for (const file of readdirSync(join(dir, pkg)).filter((f) => f.endsWith('.msg'))) {
-      const name = `${pkg}/${file.slice(0, -'.msg'.length)}`;
-      const [def] = parse(readFileSync(join(dir, pkg, file), 'utf8'), { ros2: true, skipTypeFixup: true });
-      const definitions = def.definitions.map((f) => (f.isComplex && !f.type.includes('/') ? { ...f, type: `${pkg}/${f.type}` } : f));
-      out[name] = { name, definitions };
-    }
-  }
-  return out;
-}
-
 async function generateInterfaces() {
   const { ros2jazzy } = await import('@foxglove/rosmsg-msgs-common');
   const byPackage = new Map();
-  for (const [name, def] of Object.entries({ ...ros2jazzy, ...(await fixtureDefinitions()) })) {
+  for (const [name, def] of Object.entries(ros2jazzy)) {
     const [p] = name.split('/');
     if (!PACKAGES.includes(p)) continue;
     if (!byPackage.has(p)) byPackage.set(p, []);

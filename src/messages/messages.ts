@@ -1,7 +1,7 @@
 // Plain TypeScript shapes of the ROS 2 messages body_bridge publishes and subscribes to, field
 // for field as in the .msg definitions (checked in tests against @foxglove/rosmsg-msgs-common and, for
-// moveit_msgs and its dependencies, which that package lacks, against the definitions under
-// test/fixtures/msg, taken from those packages' Humble and Jazzy sources).
+// moveit_msgs and its dependencies, which that package lacks, against the definitions the sourced ROS 2
+// installed: test/support/msgcheck.ts).
 // Nothing here touches rclnodejs: the bridge logic and the devices build these plain objects and
 // a Transport carries them.
 

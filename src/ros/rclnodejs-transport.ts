@@ -58,6 +58,16 @@ const KIND_TYPE: Record<ParamKind, number> = {
   double_array: PARAMETER_DOUBLE_ARRAY,
 };
 
+/** A message type name as rclnodejs's declarations spell the ones they know. */
+type RclTypeName = Parameters<Rcl.Node['createPublisher']>[0];
+/**
+ * rclnodejs declares the message types it generated when it was built against the sourced ROS 2; moveit_msgs
+ * is among those only where that ROS 2 has it, and the declarations the type check here uses (made without a
+ * ROS 2: scripts/rclnodejs-types.mjs) cannot know it. src/messages/messages.ts types what we send, and the message checks hold it to the installed
+ * definitions (test/support/msgcheck.ts).
+ */
+const rclType = (type: MessageTypeName): RclTypeName => type as unknown as RclTypeName;
+
 /** A ROS parameter for a plain value: the declared kind when we know the name, inferred otherwise. */
 function toParameter(rcl: RclModule, name: string, value: unknown): Rcl.Parameter | null {
   const spec = specOf(name);
@@ -189,12 +199,12 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
 
   // The device relay asks for its publishers again after every reload; one rclnodejs publisher per
   // topic, type and QoS serves them all instead of piling up publishers on the graph.
-  const publishers = new Map<string, Rcl.Publisher<MessageTypeName>>();
-  const publisherFor = (topic: string, type: MessageTypeName, qos: QoS): Rcl.Publisher<MessageTypeName> => {
+  const publishers = new Map<string, Rcl.Publisher<RclTypeName>>();
+  const publisherFor = (topic: string, type: MessageTypeName, qos: QoS): Rcl.Publisher<RclTypeName> => {
     const key = JSON.stringify([topic, type, qos]);
     let pub = publishers.get(key);
     if (!pub) {
-      pub = node.createPublisher(type, topic, { qos: toRclQoS(rcl, qos) });
+      pub = node.createPublisher(rclType(type), topic, { qos: toRclQoS(rcl, qos) });
       publishers.set(key, pub);
     }
     return pub;
@@ -224,13 +234,13 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
     },
     subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void {
       // isRaw: rcl_take_serialized_message, handed over as a Buffer of the CDR bytes (a copy rclnodejs owns).
-      const sub = node.createSubscription(type, topic, { qos: toRclQoS(rcl, qos), isRaw: true }, (message: unknown) =>
+      const sub = node.createSubscription(rclType(type), topic, { qos: toRclQoS(rcl, qos), isRaw: true }, (message: unknown) =>
         onBytes(message as Buffer),
       );
       return () => node.destroySubscription(sub);
     },
     subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
-      const sub = node.createSubscription(type, topic, { qos: toRclQoS(rcl, qos), enableTypedArray: true }, (message: unknown) =>
+      const sub = node.createSubscription(rclType(type), topic, { qos: toRclQoS(rcl, qos), enableTypedArray: true }, (message: unknown) =>
         onMessage(message as T),
       );
       return () => node.destroySubscription(sub);

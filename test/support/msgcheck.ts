@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from '@foxglove/rosmsg';
 import { ros2humble, ros2jazzy } from '@foxglove/rosmsg-msgs-common';
-import { projectRoot } from './contract.js';
+import { findMessagePackages } from './peers.js';
 
 interface FieldDef {
   name: string;
@@ -21,17 +21,20 @@ interface FieldDef {
 }
 type Definitions = Record<string, { name: string; definitions: FieldDef[] }>;
 
+/** The packages of moveit_msgs/PlanningScene's closure that @foxglove/rosmsg-msgs-common does not carry. */
+export const INSTALLED_ONLY = ['moveit_msgs', 'octomap_msgs', 'object_recognition_msgs'] as const;
+
 /**
- * moveit_msgs, octomap_msgs and object_recognition_msgs, which @foxglove/rosmsg-msgs-common lacks: the .msg
- * files under test/fixtures/msg (their sources: SOURCES.md there), parsed by @foxglove/rosmsg. A type named
- * without its package (`RobotState` in PlanningScene.msg) is of the file's own package, as in rosidl.
+ * Their definitions as the sourced ROS 2 installed them (share/<package>/msg/*.msg), parsed by @foxglove/rosmsg;
+ * empty without a ROS 2 that has them (findMessagePackages says why). A type named without its package
+ * (`RobotState` in PlanningScene.msg) is of the file's own package, as in rosidl.
  */
-export function fixtureDefinitions(dir = join(projectRoot, 'test/fixtures/msg')): Definitions {
+export function installedDefinitions(dirs: Record<string, string>): Definitions {
   const out: Definitions = {};
-  for (const pkg of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) {
-    for (const file of readdirSync(join(dir, pkg)).filter((f) => f.endsWith('.msg'))) {
+  for (const [pkg, dir] of Object.entries(dirs)) {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.msg'))) {
       const name = `${pkg}/${file.slice(0, -'.msg'.length)}`;
-      const [def] = parse(readFileSync(join(dir, pkg, file), 'utf8'), { ros2: true, skipTypeFixup: true });
+      const [def] = parse(readFileSync(join(dir, file), 'utf8'), { ros2: true, skipTypeFixup: true });
       const definitions = def!.definitions.map((f) => (f.isComplex && !f.type.includes('/') ? { ...f, type: `${pkg}/${f.type}` } : f));
       out[name] = { name, definitions: definitions as FieldDef[] };
     }
@@ -39,11 +42,16 @@ export function fixtureDefinitions(dir = join(projectRoot, 'test/fixtures/msg'))
   return out;
 }
 
+/** The installed moveit_msgs closure: a peer lookup for the tests that check those messages. */
+export const installedMoveitMessages = findMessagePackages(INSTALLED_ONLY);
+const installed = installedMoveitMessages.ok ? installedDefinitions(installedMoveitMessages.dirs) : {};
+
 export type Distro = 'jazzy' | 'humble';
-const fixtures = fixtureDefinitions();
+// The installed definitions are of the one sourced distribution; a check against the other distribution
+// of a type only they define reads them too (moveit_msgs' fields are the same on Humble and Jazzy).
 const DISTROS: Record<Distro, Definitions> = {
-  jazzy: { ...(ros2jazzy as unknown as Definitions), ...fixtures },
-  humble: { ...(ros2humble as unknown as Definitions), ...fixtures },
+  jazzy: { ...(ros2jazzy as unknown as Definitions), ...installed },
+  humble: { ...(ros2humble as unknown as Definitions), ...installed },
 };
 
 /** `sensor_msgs/msg/Image` (rclnodejs spelling) and `sensor_msgs/Image` both name the same type. */

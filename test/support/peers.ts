@@ -324,6 +324,19 @@ export const findTopicToolsRelay = (env: Env = process.env): Lookup<Executable> 
 export const findChoreonoidRos = (env: Env = process.env): Lookup<Executable> =>
   rosExecutable('choreonoid_ros', 'choreonoid_ros', 'choreonoid', rosInstall('build github.com/choreonoid/choreonoid_ros in a workspace over Choreonoid'), env);
 
+/** The folders of installed .msg definitions, <prefix>/share/<package>/msg, for every package named: where rosidl reads them. */
+export function findMessagePackages(packages: readonly string[], env: Env = process.env): Lookup<{ dirs: Record<string, string> }> {
+  const dirs: Record<string, string> = {};
+  for (const pkg of packages) {
+    const dir = rosPrefixes(env).map((p) => join(p, 'share', pkg, 'msg')).find(isDir);
+    if (dir) dirs[pkg] = dir;
+  }
+  const absent = packages.filter((p) => !dirs[p]);
+  if (absent.length === 0) return { ok: true, dirs };
+  const why = notSourced(env) ?? `share/${absent.join('/msg, share/')}/msg in none of the ROS 2 prefixes (${rosPrefixes(env).join(', ')})`;
+  return missing(`message definitions (${absent.join(', ')})`, 'ros', why, rosInstall(`a ROS 2 with ${absent.join(', ')} (ros-<distro>-moveit-msgs)`));
+}
+
 /** srdfdom (MoveIt's SRDF parser): by its CMake config, or by its include folder and library. */
 export type SrdfdomInstall = { prefix: string } & ({ via: 'cmake'; configDir: string } | { via: 'include'; includeDir: string; libDir: string });
 
