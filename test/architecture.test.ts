@@ -22,9 +22,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   devices: ['model', 'kinematics', 'messages', 'cdr'],
   view: ['.', 'model', 'kinematics', 'urdf', 'devices'],
   moveit: ['model', 'kinematics', 'urdf'],
+  control: ['model', 'kinematics', 'urdf', 'moveit'],
   rviz: ['model', 'kinematics', 'devices'],
-  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'rviz'],
-  ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit'],
+  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'control', 'rviz'],
+  ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit', 'control'],
 };
 
 /** The only file that may import rclnodejs: the rest of the node sees a Transport. */

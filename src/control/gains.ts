@@ -1,0 +1,261 @@
+// P and D for every joint whose loop runs at the simulation step, from what the joint carries
+// (joint-loads.ts), for a stated bandwidth and damping ratio:
+//
+//   position_pd (and effort, whose PD the joint_trajectory_controller computes):
+//     P = max(I·ω², G / s)      I: heaviest inertia, ω = 2π·bandwidth, G: largest gravity load,
+//     D = 2·ζ·√(P·I)            s: the largest static error (sag) allowed without gravity compensation
+//   velocity_pd: P = I·ω, D = 0 (a first-order velocity loop; D multiplies the last step's
+//     acceleration in BodySystemInterface, which only adds a one-step-delayed term)
+//
+// Then the discrete loop is made stable. Choreonoid holds the torque computed at the start of a step over
+// the whole step and integrates with semi-implicit Euler (AISTSimulatorItem's default); for one mode of
+// stiffness k, damping c and inertia m that is stable iff α + 2β < 4, α = k·T²/m, β = c·T/m. With several
+// joints the modes are those of M⁻¹K and M⁻¹D, where M⁻¹ is the inverse joint-space inertia with every
+// degree of freedom that is not held by the simulator free (a free root included): a joint whose own
+// inertia is large can still share a fast mode with light ones. So over every sampled configuration
+//
+//   margin = T²·λmax(M⁻¹K) + 2T·λmax(M⁻¹D)   must stay ≤ STABILITY_TARGET (2: half the bound)
+//
+// and where it does not, the damping of the joints in the offending mode (its eigenvector) is lowered
+// until it does: damping, not stiffness, is what the step cannot carry (it acts at once), while the
+// stiffness keeps the sag within s. User gains are never changed; a margin they break is reported.
+import type { JointLoad, Loads } from './joint-loads.js';
+import { inverseSpd, largestEigenpair, scaledSymmetric, submatrix } from './linear-algebra.js';
+import type { ControlMode, JointMode } from './modes.js';
+
+/** Hz: a tenth of a second to respond, well inside what MoveIt's time-parametrised trajectories ask. */
+export const DEFAULT_BANDWIDTH = 10;
+/** Damping ratio at the heaviest load: the usual 5 % overshoot, least time to settle. */
+export const DEFAULT_DAMPING = 0.7;
+/** rad or m: the largest static error gravity may cause (1 mm at a metre's reach). */
+export const DEFAULT_MAX_SAG = 1e-3;
+/** s: the AIST simulator's step the launch uses (Choreonoid's samples use 1 ms with PD control). */
+export const DEFAULT_TIME_STEP = 0.001;
+/** α + 2β for semi-implicit Euler with a torque held over the step: stable below 4. */
+export const STABILITY_BOUND = 4;
+/** What the design keeps to: half the bound, for what the linear model leaves out (contacts, velocity terms, states between samples). */
+export const STABILITY_TARGET = 2;
+
+export interface GainOptions {
+  /** Hz (default DEFAULT_BANDWIDTH). */
+  bandwidth?: number;
+  /** ζ at the heaviest load (default DEFAULT_DAMPING). */
+  damping?: number;
+  /** rad or m (default DEFAULT_MAX_SAG). */
+  maxSag?: number;
+  /** s (default DEFAULT_TIME_STEP). */
+  timeStep?: number;
+}
+
+/** Gains a user gives for a joint (either may be absent: the model's then). */
+export interface UserGains {
+  p?: number;
+  d?: number;
+}
+
+export type PdMode = 'position_pd' | 'velocity_pd' | 'effort';
+
+/** Modes whose loop runs every step with gains: inside Choreonoid (`_pd`) or in the trajectory controller (effort). */
+export const isPdMode = (mode: ControlMode): mode is PdMode => mode === 'position_pd' || mode === 'velocity_pd' || mode === 'effort';
+
+/** A gain lowered by less than 1 % is reported as kept. */
+const LOWERED = 0.99;
+
+/** Modes the simulator holds itself (high gain): their joints are not free degrees of freedom. */
+const isHighGain = (mode: ControlMode): boolean => mode === 'position' || mode === 'velocity';
+
+export interface JointGains {
+  joint: string;
+  mode: PdMode;
+  p: number;
+  d: number;
+  pFrom: 'bandwidth' | 'sag' | 'user';
+  dFrom: 'model' | 'user';
+  /** The model's damping (velocity_pd: its P) was lowered by more than 1 % to keep the loop stable at the step. */
+  dLowered: boolean;
+  load: JointLoad;
+  /** The heaviest inertia the design used (the load's, plus what the caller added: a wheel's share of the body). */
+  inertia: number;
+  /** The lightest inertia the joint feels (1/(M⁻¹)_jj over the samples, given the other joints' modes). */
+  lightest: number;
+  /** Hz at the heaviest inertia: √(P/I)/2π (position), P/I/2π (velocity). */
+  bandwidth: number;
+  /** ζ at the heaviest inertia (position loops). */
+  damping: number;
+  /** Position loops: the largest static error, G/P (rad or m). Velocity loops: the drift under the largest gravity load, G/P (rad/s or m/s). */
+  sag: number;
+  /** Position loops: D/P (s), the error per unit of speed while moving (the loop damps the speed itself, not its error). */
+  lag: number;
+}
+
+export interface GainDesign {
+  joints: JointGains[];
+  /** The worst T²·λmax(M⁻¹K) + 2T·λmax(M⁻¹D) over the samples (stable below STABILITY_BOUND). */
+  margin: number;
+  /** Its two terms at the worst sample. */
+  stiffnessTerm: number;
+  dampingTerm: number;
+  options: Required<GainOptions>;
+  warnings: string[];
+}
+
+interface Evaluation {
+  margin: number;
+  alpha: number;
+  beta: number;
+  stiffnessVector: number[];
+  dampingVector: number[];
+}
+
+const pick = (options: GainOptions): Required<GainOptions> => ({
+  bandwidth: options.bandwidth ?? DEFAULT_BANDWIDTH,
+  damping: options.damping ?? DEFAULT_DAMPING,
+  maxSag: options.maxSag ?? DEFAULT_MAX_SAG,
+  timeStep: options.timeStep ?? DEFAULT_TIME_STEP,
+});
+
+/**
+ * Gains for every joint in a PD mode. `extraInertia` adds to a joint's heaviest inertia (a drive wheel
+ * also turns its share of the body through the ground); `user` gains replace the model's.
+ */
+export function designGains(
+  loads: Loads,
+  modes: readonly JointMode[],
+  options: GainOptions = {},
+  user: ReadonlyMap<string, UserGains> = new Map(),
+  extraInertia: ReadonlyMap<string, number> = new Map(),
+): GainDesign {
+  const o = pick(options);
+  const warnings: string[] = [];
+  const modeOf = new Map(modes.map((m) => [m.joint, m.mode]));
+  const omega = 2 * Math.PI * o.bandwidth;
+  const T = o.timeStep;
+  // Index of each joint in M (moving joints in model order; a free root's six follow).
+  const pdIndex: number[] = [];
+  const gains: JointGains[] = [];
+  loads.joints.forEach((load, j) => {
+    const mode = modeOf.get(load.joint);
+    if (mode === undefined || !isPdMode(mode)) return;
+    const inertia = load.heaviest + (extraInertia.get(load.joint) ?? 0);
+    const given = user.get(load.joint) ?? {};
+    let p: number;
+    let pFrom: JointGains['pFrom'];
+    let d: number;
+    if (mode === 'velocity_pd') {
+      p = given.p ?? inertia * omega;
+      pFrom = given.p !== undefined ? 'user' : 'bandwidth';
+      d = given.d ?? 0;
+    } else {
+      const stiff = inertia * omega * omega;
+      const holding = load.gravity / o.maxSag;
+      p = given.p ?? Math.max(stiff, holding);
+      pFrom = given.p !== undefined ? 'user' : holding > stiff ? 'sag' : 'bandwidth';
+      d = given.d ?? 2 * o.damping * Math.sqrt(p * inertia);
+    }
+    if (!(inertia > 0)) warnings.push(`${load.joint}: carries no mass, inertia or rotor about its axis; the simulator cannot move it, and gains mean nothing there`);
+    pdIndex.push(j);
+    gains.push({ joint: load.joint, mode, p, d, pFrom, dFrom: given.d !== undefined ? 'user' : 'model', dLowered: false, load, inertia, lightest: Infinity, bandwidth: 0, damping: 0, sag: 0, lag: 0 });
+  });
+
+  // Inverse inertia seen by the PD joints at each sample: the simulator-held joints are not free.
+  const nJoints = loads.joints.length;
+  const free: number[] = [];
+  for (let i = 0; i < (loads.samples[0]?.inertia.length ?? 0); i++) {
+    const mode = i < nJoints ? modeOf.get(loads.joints[i]!.joint) : undefined;
+    if (i >= nJoints || mode === undefined || !isHighGain(mode)) free.push(i);
+  }
+  const pdInFree = pdIndex.map((j) => free.indexOf(j));
+  const inverses: number[][][] = [];
+  let singular = 0;
+  for (const s of loads.samples) {
+    const inv = inverseSpd(submatrix(s.inertia, free));
+    if (!inv) {
+      singular++;
+      continue;
+    }
+    inverses.push(submatrix(inv, pdInFree));
+  }
+  if (singular > 0) warnings.push(`the joint-space inertia is singular at ${singular} of ${loads.samples.length} sampled configurations (a part of the body without mass); the stability check skips them`);
+  for (const w of inverses) gains.forEach((g, i) => (g.lightest = Math.min(g.lightest, 1 / w[i]![i]!)));
+
+  const stiffness = gains.map((g) => (g.mode === 'velocity_pd' ? 0 : g.p));
+  const damping = gains.map((g) => (g.mode === 'velocity_pd' ? g.p : g.d));
+  const adjustable = gains.map((g) => (g.mode === 'velocity_pd' ? g.pFrom !== 'user' : g.dFrom !== 'user'));
+  const evaluate = (w: number[][]): Evaluation => {
+    const k = largestEigenpair(scaledSymmetric(w, stiffness.map(Math.sqrt)));
+    const c = largestEigenpair(scaledSymmetric(w, damping.map(Math.sqrt)));
+    const alpha = T * T * k.value;
+    const beta = T * c.value;
+    return { margin: alpha + 2 * beta, alpha, beta, stiffnessVector: k.vector, dampingVector: c.vector };
+  };
+  const worstOf = (set: readonly number[][][]): Evaluation | null =>
+    set.reduce<Evaluation | null>((worst, w) => {
+      const e = evaluate(w);
+      return worst === null || e.margin > worst.margin ? e : worst;
+    }, null);
+
+  // Lower the damping along the offending mode until every sample keeps to the target. The few worst samples
+  // are worked on first (each pass over all of them costs two eigenproblems per sample), then all re-checked.
+  let worst = worstOf(inverses);
+  for (let round = 0; worst !== null && worst.margin > STABILITY_TARGET && round < 20; round++) {
+    const ranked = inverses.map((w) => ({ w, m: evaluate(w).margin })).sort((a, b) => b.m - a.m);
+    const working = ranked.slice(0, 8).map((r) => r.w);
+    let local = worstOf(working)!;
+    for (let step = 0; local.margin > STABILITY_TARGET && step < 200; step++) {
+      // Room left for damping once the stiffness term is counted; a stiffness term over half the target leaves too little.
+      const ratio = Math.max((STABILITY_TARGET - Math.min(local.alpha, STABILITY_TARGET / 2)) / (2 * local.beta), 0.05);
+      const share = local.dampingVector.map((v) => v * v);
+      const top = Math.max(...share.filter((_, i) => adjustable[i]), 0);
+      if (top === 0) break;
+      share.forEach((s, i) => {
+        if (adjustable[i]) damping[i] = damping[i]! * ratio ** (s / top);
+      });
+      if (local.alpha > STABILITY_TARGET / 2) {
+        const kRatio = STABILITY_TARGET / 2 / local.alpha;
+        const kShare = local.stiffnessVector.map((v) => v * v);
+        const kTop = Math.max(...kShare.filter((_, i) => adjustable[i] && gains[i]!.pFrom !== 'user' && gains[i]!.mode !== 'velocity_pd'), 0);
+        if (kTop > 0) kShare.forEach((s, i) => {
+          if (adjustable[i] && gains[i]!.pFrom !== 'user' && gains[i]!.mode !== 'velocity_pd') stiffness[i] = stiffness[i]! * kRatio ** (s / kTop);
+        });
+      }
+      local = worstOf(working)!;
+    }
+    const before = worst.margin;
+    worst = worstOf(inverses)!;
+    if (worst.margin >= before && local.margin > STABILITY_TARGET) break; // nothing adjustable is left to lower
+  }
+
+  gains.forEach((g, i) => {
+    if (g.mode === 'velocity_pd') {
+      g.dLowered = g.pFrom !== 'user' && damping[i]! < g.p * LOWERED;
+      g.p = damping[i]!;
+      g.bandwidth = g.p / g.inertia / (2 * Math.PI);
+      g.sag = g.load.gravity / g.p;
+      if (g.d > 0 && g.d >= g.lightest) warnings.push(`${g.joint}: D ${g.d} ≥ its lightest inertia ${g.lightest.toPrecision(3)}: velocity_pd's D acts on the last step's acceleration, and the loop oscillates`);
+      return;
+    }
+    g.dLowered = g.dFrom !== 'user' && damping[i]! < g.d * LOWERED;
+    if (stiffness[i]! < g.p * (1 - 1e-12)) {
+      warnings.push(`${g.joint}: P lowered from ${g.p.toPrecision(4)} to ${stiffness[i]!.toPrecision(4)} for stability at the ${T * 1000} ms step`);
+      g.p = stiffness[i]!;
+    }
+    g.d = damping[i]!;
+    g.bandwidth = Math.sqrt(g.p / g.inertia) / (2 * Math.PI);
+    g.damping = g.d / (2 * Math.sqrt(g.p * g.inertia));
+    g.sag = g.load.gravity / g.p;
+    g.lag = g.d / g.p;
+  });
+  const final = worst ?? { margin: 0, alpha: 0, beta: 0 };
+  if (final.margin > STABILITY_TARGET) {
+    warnings.push(
+      `the loop's stability margin at the ${T * 1000} ms step is ${final.margin.toFixed(2)} (α ${final.alpha.toFixed(2)} + 2β ${(2 * final.beta).toFixed(2)}; ` +
+        `unstable from ${STABILITY_BOUND}, the design keeps to ${STABILITY_TARGET})${gains.some((g) => g.pFrom === 'user' || g.dFrom === 'user') ? ': lower the gains given by the gains file' : ''}`,
+    );
+  }
+  for (const g of gains) {
+    if (g.mode !== 'velocity_pd' && g.pFrom !== 'user' && g.sag > o.maxSag * (1 + 1e-9)) {
+      warnings.push(`${g.joint}: gravity sag up to ${g.sag.toPrecision(3)} ${g.load.type === 'prismatic' ? 'm' : 'rad'}, over the ${o.maxSag} asked: P was lowered for stability`);
+    }
+  }
+  return { joints: gains, margin: final.margin, stiffnessTerm: final.alpha, dampingTerm: final.beta, options: o, warnings };
+}

@@ -1,0 +1,252 @@
+// A differential drive read off the model: a free-floating base (a mobile robot) carrying two wheel joints
+// on one axis. diff_drive_controller needs the wheel radius and the distance between the wheels, which a
+// hand-written configuration types in; here they come from the geometry the simulator rolls on.
+//
+// - A wheel: a revolute joint without position limits, rigidly attached to the root link (only fixed joints
+//   between), with no moving joint below it. A caster's wheel hangs below its swivel joint and is not one.
+// - Radius: the wheel's collision geometry (its link's and that of links fixed to it), as far as it reaches
+//   from the joint axis — the part that touches the floor. A cylinder whose axis is the joint axis, or a
+//   sphere centred on it, gives it exactly; any other shape (a box, an off-axis cylinder, a mesh) gives its
+//   extent, with a warning, because the distance from axis to floor then depends on the wheel's angle.
+// - Tread: the axial middle of the shape that gives the radius; separation = the distance between the two
+//   treads along the common axis (the contact points' distance, which is what turns the base).
+// - Left, right, forward: REP-103 — the base's +x is forward, +y left. A wheel whose axis points to −y
+//   turns backwards for a positive command: its radius multiplier is −1, which diff_drive_controller
+//   applies to both the command and the odometry.
+import { linkWorldPoses } from '../kinematics/forward.js';
+import { isMovingJoint } from '../kinematics/frames.js';
+import { add, cross, dot, mulVec, norm, normalize, scale, sub, transpose, mulMat } from '../model/math.js';
+import type { Diagnostic, Link, Pose, RobotModel, Vec3 } from '../model/types.js';
+import { collisionShape } from '../moveit/collision-geometry.js';
+
+/** m: how far apart two axes may lie and still be one axis; also the radius tolerance. */
+export const COAXIAL_TOLERANCE = 1e-4;
+/** How parallel two axes must be (|sin| of the angle between them). */
+export const PARALLEL_TOLERANCE = 1e-6;
+
+export interface Wheel {
+  joint: string;
+  link: string;
+  radius: number;
+  /** The middle of the tread in the base (root link) frame. */
+  tread: Vec3;
+  /** The joint axis, unit, in the base frame. */
+  axis: Vec3;
+  /** What gave the radius: `a cylinder about the axis`, `a sphere on the axis`, `the extent of a box` ... */
+  radiusFrom: string;
+  /** Whether that shape is round about the axis (cylinder or sphere on it). */
+  round: boolean;
+  /** rad/s; Infinity when the model gives none. */
+  velocityLimit: number;
+}
+
+export interface DiffDrive {
+  base: string;
+  left: Wheel;
+  right: Wheel;
+  /** m, between the treads along the axis. */
+  separation: number;
+  /** m: the mean of the two wheels' radii. */
+  radius: number;
+  /** Each wheel's radius / radius, negative where the wheel's axis points right (−y). */
+  leftMultiplier: number;
+  rightMultiplier: number;
+  /** Sum of every link's mass (kg): what the wheels push. */
+  mass: number;
+}
+
+export interface DriveAnalysis {
+  drive: DiffDrive | null;
+  /** The joints taken as drive wheels (empty without a drive). */
+  wheels: string[];
+  notes: string[];
+  warnings: Diagnostic[];
+}
+
+const subtreeLinks = (model: RobotModel, top: string): Link[] => {
+  const below = new Set([top]);
+  const out: Link[] = [];
+  for (const l of model.links) {
+    if (l.name === top || (l.parent !== null && below.has(l.parent))) {
+      below.add(l.name);
+      out.push(l);
+    }
+  }
+  return out;
+};
+
+/** Revolute joints without position limits, fixed to the root, with nothing moving below them. */
+function wheelCandidates(model: RobotModel): Link[] {
+  const byName = new Map(model.links.map((l) => [l.name, l]));
+  const rigidToRoot = (l: Link): boolean => {
+    for (let p = l.parent === null ? undefined : byName.get(l.parent); p; p = p.parent === null ? undefined : byName.get(p.parent)) {
+      if (p.parent !== null && p.joint.type !== 'fixed') return false;
+    }
+    return true;
+  };
+  return model.links.filter(
+    (l) =>
+      l.parent !== null &&
+      l.joint.type === 'revolute' &&
+      !Number.isFinite(l.joint.lower) &&
+      !Number.isFinite(l.joint.upper) &&
+      rigidToRoot(l) &&
+      !subtreeLinks(model, l.name).some((c) => c !== l && isMovingJoint(c)),
+  );
+}
+
+/** The pose of `pose` in the frame `frame` (both in the world). */
+const relative = (frame: Pose, pose: Pose): Pose => {
+  const rt = transpose(frame.rotation);
+  return { translation: mulVec(rt, sub(pose.translation, frame.translation)), rotation: mulMat(rt, pose.rotation) };
+};
+
+interface Reach {
+  radius: number;
+  /** Along the axis, from the joint origin. */
+  tread: number;
+  from: string;
+  round: boolean;
+}
+
+/** How far a wheel's collision geometry reaches from its axis (through the link origin, direction `axis`, link frame). */
+function wheelReach(model: RobotModel, wheel: Link, warn: (message: string) => void): Reach | null {
+  const a = normalize(wheel.joint.axis);
+  const poses = linkWorldPoses(model);
+  const wheelPose = poses.get(wheel.name)!;
+  let best: Reach | null = null;
+  let shapes = 0;
+  for (const link of subtreeLinks(model, wheel.name)) {
+    const inWheel = relative(wheelPose, poses.get(link.name)!);
+    for (const shape of link.collisions) {
+      const c = collisionShape(shape, 32);
+      if (c === null) continue;
+      if (typeof c === 'string') {
+        warn(`a collision shape of ${link.name} cannot be read for the wheel radius: ${c}`);
+        continue;
+      }
+      shapes++;
+      const pose: Pose = { translation: add(inWheel.translation, mulVec(inWheel.rotation, c.pose.translation)), rotation: mulMat(inWheel.rotation, c.pose.rotation) };
+      const centre = pose.translation;
+      const offAxis = norm(cross(centre, a));
+      let reach: Reach;
+      if (c.primitive?.kind === 'cylinder' && norm(cross(mulVec(pose.rotation, [0, 0, 1]), a)) < PARALLEL_TOLERANCE && offAxis < COAXIAL_TOLERANCE) {
+        reach = { radius: c.primitive.radius, tread: dot(centre, a), from: 'a cylinder about the axis', round: true };
+      } else if (c.primitive?.kind === 'sphere' && offAxis < COAXIAL_TOLERANCE) {
+        reach = { radius: c.primitive.radius, tread: dot(centre, a), from: 'a sphere on the axis', round: true };
+      } else {
+        // The outermost vertex of the surface; the tread at the middle of the shape's axial extent.
+        let r = 0;
+        let lo = Infinity;
+        let hi = -Infinity;
+        const p = c.mesh.positions;
+        for (let i = 0; i < p.length; i += 3) {
+          const v = add(centre, mulVec(pose.rotation, [p[i]!, p[i + 1]!, p[i + 2]!]));
+          const along = dot(v, a);
+          r = Math.max(r, norm(sub(v, scale(a, along))));
+          lo = Math.min(lo, along);
+          hi = Math.max(hi, along);
+        }
+        const kind = c.primitive ? (c.primitive.kind === 'cylinder' ? 'a cylinder off the axis' : c.primitive.kind === 'sphere' ? 'a sphere off the axis' : 'a box') : 'a mesh';
+        reach = { radius: r, tread: (lo + hi) / 2, from: `the extent of ${kind}`, round: false };
+      }
+      if (best === null || reach.radius > best.radius + COAXIAL_TOLERANCE || (Math.abs(reach.radius - best.radius) <= COAXIAL_TOLERANCE && reach.round && !best.round)) best = reach;
+    }
+  }
+  if (shapes === 0 && best === null) return null;
+  return best;
+}
+
+const where = (model: RobotModel, link: Link): Pick<Diagnostic, 'file' | 'line' | 'column' | 'path'> => ({ file: model.sourceFile, ...link.source });
+
+/** The model's differential drive, if it has one (see the header), with what was inferred and what is doubtful. */
+export function analyseDrive(model: RobotModel): DriveAnalysis {
+  const notes: string[] = [];
+  const warnings: Diagnostic[] = [];
+  const none = (): DriveAnalysis => ({ drive: null, wheels: [], notes, warnings });
+  const root = model.links[0];
+  if (!root || root.joint.type !== 'free') return none();
+  const candidates = wheelCandidates(model);
+  if (candidates.length === 0) return none();
+  const warnAt = (link: Link, message: string): void => {
+    warnings.push({ ...where(model, link), severity: 'warning', message });
+  };
+  const poses = linkWorldPoses(model);
+  const base = poses.get(root.name)!;
+  const inBase = (l: Link): Pose => relative(base, poses.get(l.name)!);
+  const axisOf = (l: Link): Vec3 => normalize(mulVec(inBase(l).rotation, l.joint.axis));
+  const coaxial = (a: Link, b: Link): boolean => {
+    const ax = axisOf(a);
+    return norm(cross(ax, axisOf(b))) < PARALLEL_TOLERANCE && norm(cross(sub(inBase(b).translation, inBase(a).translation), ax)) < COAXIAL_TOLERANCE;
+  };
+  let pair: [Link, Link] | null = null;
+  if (candidates.length === 2) pair = [candidates[0]!, candidates[1]!];
+  else {
+    const pairs: [Link, Link][] = [];
+    for (let i = 0; i < candidates.length; i++) for (let j = i + 1; j < candidates.length; j++) if (coaxial(candidates[i]!, candidates[j]!)) pairs.push([candidates[i]!, candidates[j]!]);
+    if (pairs.length === 1) {
+      pair = pairs[0]!;
+      notes.push(`drive wheels ${pair[0].joint.name} and ${pair[1].joint.name}: the one coaxial pair among ${candidates.length} unlimited joints on the base (${candidates.map((c) => c.joint.name).join(', ')})`);
+    } else {
+      warnAt(root, `${candidates.length} wheel-like joints on the base (${candidates.map((c) => c.joint.name).join(', ')}) and ${pairs.length} coaxial pairs among them: no diff_drive_controller (it drives one pair of wheels on one axis)`);
+      return none();
+    }
+  }
+  const [a, b] = pair;
+  if (norm(cross(axisOf(a), axisOf(b))) >= PARALLEL_TOLERANCE) {
+    warnAt(b, `wheel joints ${a.joint.name} and ${b.joint.name} turn about axes that are not parallel: no diff_drive_controller`);
+    return none();
+  }
+  const wheelOf = (l: Link): Wheel | null => {
+    const reach = wheelReach(model, l, (m) => warnAt(l, m));
+    if (reach === null || !(reach.radius > 0)) {
+      warnAt(l, `wheel ${l.joint.name} has no collision shape to give its radius (nothing of it touches the floor): no diff_drive_controller`);
+      return null;
+    }
+    if (!reach.round) warnAt(l, `wheel ${l.joint.name}: radius ${reach.radius.toPrecision(4)} m from ${reach.from}, not a cylinder about its axis: the height of its axle depends on its angle`);
+    const pose = inBase(l);
+    const axis = axisOf(l);
+    const v = Math.min(Math.abs(l.joint.velocityLower), Math.abs(l.joint.velocityUpper));
+    return { joint: l.joint.name, link: l.name, radius: reach.radius, tread: add(pose.translation, scale(axis, reach.tread)), axis, radiusFrom: reach.from, round: reach.round, velocityLimit: v };
+  };
+  const wa = wheelOf(a);
+  const wb = wheelOf(b);
+  if (!wa || !wb) return none();
+  const axis = wa.axis;
+  const offset = norm(cross(sub(wb.tread, wa.tread), axis));
+  if (offset >= COAXIAL_TOLERANCE) {
+    warnAt(b, `wheels ${a.joint.name} and ${b.joint.name} are parallel but not on one axis (${offset.toPrecision(3)} m apart across it): diff_drive_controller assumes one axle; separation taken along the axis`);
+  }
+  if (Math.abs(axis[1]) < 0.99) {
+    warnAt(a, `the wheel axis is not along the base's y axis (${axis.map((x) => x.toFixed(3)).join(', ')} in ${root.name}): diff_drive_controller drives along the base's x axis, which is then not where the wheels roll`);
+  }
+  const [left, right] = wa.tread[1] >= wb.tread[1] ? [wa, wb] : [wb, wa];
+  const separation = Math.abs(dot(sub(left.tread, right.tread), axis));
+  if (!(separation > COAXIAL_TOLERANCE)) {
+    warnAt(b, `wheels ${a.joint.name} and ${b.joint.name} have no distance between them along their axis: no diff_drive_controller`);
+    return none();
+  }
+  const radius = (left.radius + right.radius) / 2;
+  if (Math.abs(left.radius - right.radius) > COAXIAL_TOLERANCE) {
+    warnAt(b, `wheel radii differ: ${left.joint} ${left.radius} m, ${right.joint} ${right.radius} m; wheel_radius is their mean and each wheel's radius multiplier corrects it`);
+  }
+  const sign = (w: Wheel): number => (w.axis[1] >= 0 ? 1 : -1);
+  for (const w of [left, right]) {
+    if (sign(w) < 0) notes.push(`${w.joint}: its axis points to the base's right, so a positive command turns it backwards; radius multiplier −1`);
+  }
+  const drive: DiffDrive = {
+    base: root.name,
+    left,
+    right,
+    separation,
+    radius,
+    leftMultiplier: (sign(left) * left.radius) / radius,
+    rightMultiplier: (sign(right) * right.radius) / radius,
+    mass: model.links.reduce((m, l) => m + l.mass, 0),
+  };
+  notes.push(
+    `differential drive: left ${left.joint}, right ${right.joint}; wheel_radius ${radius} m (${left.radiusFrom}${left.radiusFrom === right.radiusFrom ? '' : `; ${right.radiusFrom}`}), ` +
+      `wheel_separation ${separation} m (between the treads along the axis)`,
+  );
+  return { drive, wheels: [left.joint, right.joint], notes, warnings };
+}
