@@ -157,6 +157,9 @@ function wheelReach(model: RobotModel, wheel: Link, warn: (message: string) => v
   return best;
 }
 
+/** A length as people write it: a few significant digits, no trailing zeros. */
+const short = (x: number, digits = 3): string => String(Number(x.toPrecision(digits)));
+
 const where = (model: RobotModel, link: Link): Pick<Diagnostic, 'file' | 'line' | 'column' | 'path'> => ({ file: model.sourceFile, ...link.source });
 
 /** The model's differential drive, if it has one (see the header), with what was inferred and what is doubtful. */
@@ -203,7 +206,7 @@ export function analyseDrive(model: RobotModel): DriveAnalysis {
       warnAt(l, `wheel ${l.joint.name} has no collision shape to give its radius (nothing of it touches the floor): no diff_drive_controller`);
       return null;
     }
-    if (!reach.round) warnAt(l, `wheel ${l.joint.name}: radius ${reach.radius.toPrecision(4)} m from ${reach.from}, not a cylinder about its axis: the height of its axle depends on its angle`);
+    if (!reach.round) warnAt(l, `wheel ${l.joint.name}: radius ${short(reach.radius, 4)} m from ${reach.from}, not a cylinder about its axis: the height of its axle depends on its angle`);
     const pose = inBase(l);
     const axis = axisOf(l);
     const v = Math.min(Math.abs(l.joint.velocityLower), Math.abs(l.joint.velocityUpper));
@@ -215,7 +218,7 @@ export function analyseDrive(model: RobotModel): DriveAnalysis {
   const axis = wa.axis;
   const offset = norm(cross(sub(wb.tread, wa.tread), axis));
   if (offset >= COAXIAL_TOLERANCE) {
-    warnAt(b, `wheels ${a.joint.name} and ${b.joint.name} are parallel but not on one axis (${offset.toPrecision(3)} m apart across it): diff_drive_controller assumes one axle; separation taken along the axis`);
+    warnAt(b, `wheels ${a.joint.name} and ${b.joint.name} are parallel but not on one axis (${short(offset)} m apart across it): diff_drive_controller assumes one axle; separation taken along the axis`);
   }
   if (Math.abs(axis[1]) < 0.99) {
     warnAt(a, `the wheel axis is not along the base's y axis (${axis.map((x) => x.toFixed(3)).join(', ')} in ${root.name}): diff_drive_controller drives along the base's x axis, which is then not where the wheels roll`);
