@@ -74,19 +74,25 @@ export function readGainsFile(text: string, file: string, modes: ReadonlyMap<str
     else return x;
     return undefined;
   };
-  const setGain = (joint: string, which: string, node: unknown, keyNode: unknown, path: string): void => {
+  const warned = new Set<string>();
+  /** One gain: its value node, its key node, and the node naming the joint (where a problem with the joint is reported). */
+  const setGain = (joint: string, which: string, node: unknown, keyNode: unknown, jointNode: unknown, path: string): void => {
     if (which !== 'p' && which !== 'd') {
       problems.push(locate(keyNode, path, `unknown gain "${which}" (choreonoid_ros reads p and d)`));
       return;
     }
     const mode = modes.get(joint);
     if (mode === undefined) {
-      problems.push(locate(keyNode, path, `no moving joint "${joint}" in the model`));
+      if (!warned.has(joint)) problems.push(locate(jointNode, path, `no moving joint "${joint}" in the model`));
+      warned.add(joint);
       return;
     }
     const x = value(node, path, which);
     if (x === undefined) return;
-    if (!hasItemGains(mode) && mode !== 'effort') warnings.push(locate(keyNode, path, `joint ${joint} is in ${mode} mode: its gains are not read`, 'warning'));
+    if (!hasItemGains(mode) && mode !== 'effort' && !warned.has(joint)) {
+      warned.add(joint);
+      warnings.push(locate(jointNode, path, `joint ${joint} is in ${mode} mode: its gains are not read`, 'warning'));
+    }
     gains.set(joint, { ...gains.get(joint), [which]: x });
   };
   if (isMap(root)) {
@@ -106,11 +112,11 @@ export function readGainsFile(text: string, file: string, modes: ReadonlyMap<str
           for (const jp of p.value.items) {
             const joint = isScalar(jp.key) ? String(jp.key.value) : '';
             const at = `${key}.ros__parameters.gains.${joint}`;
-            if (isMap(jp.value)) for (const g of jp.value.items) setGain(joint, isScalar(g.key) ? String(g.key.value) : '', g.value, g.key, `${at}.${isScalar(g.key) ? String(g.key.value) : ''}`);
+            if (isMap(jp.value)) for (const g of jp.value.items) setGain(joint, isScalar(g.key) ? String(g.key.value) : '', g.value, g.key, jp.key, `${at}.${isScalar(g.key) ? String(g.key.value) : ''}`);
             else {
               // `gains: {J1.p: 1.0}`: the rest of the dotted name.
               const dot = joint.lastIndexOf('.');
-              if (dot > 0) setGain(joint.slice(0, dot), joint.slice(dot + 1), jp.value, jp.key, at);
+              if (dot > 0) setGain(joint.slice(0, dot), joint.slice(dot + 1), jp.value, jp.key, jp.key, at);
               else problems.push(locate(jp.value, at, 'expected {p: P, d: D}'));
             }
           }
@@ -118,7 +124,7 @@ export function readGainsFile(text: string, file: string, modes: ReadonlyMap<str
           found = true;
           const rest = name.slice('gains.'.length);
           const dot = rest.lastIndexOf('.');
-          if (dot > 0) setGain(rest.slice(0, dot), rest.slice(dot + 1), p.value, p.key, `${key}.ros__parameters.${name}`);
+          if (dot > 0) setGain(rest.slice(0, dot), rest.slice(dot + 1), p.value, p.key, p.key, `${key}.ros__parameters.${name}`);
           else problems.push(locate(p.key, `${key}.ros__parameters.${name}`, 'expected gains.<joint>.p or gains.<joint>.d'));
         }
       }
