@@ -10,7 +10,12 @@ import { HARDWARE_PLUGIN, commandLimits, ros2ControlBlock, ros2ControlElement, w
 import { loadRobotModel } from '../src/load.js';
 import { defaultJoint } from '../src/model/joint.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
+import type { StringMsg } from '../src/messages/messages.js';
 import { describeModel } from '../src/ros/description.js';
+import { fileSignature } from '../src/ros/dry-run.js';
+import { createMemoryTransport } from '../src/ros/memory-transport.js';
+import { startRobotPublisher } from '../src/ros/robot-publisher.js';
+import { peerCodec } from './support/cdr-peer.js';
 import { defaultParams, validateParam } from '../src/ros/params.js';
 import { toUrdf } from '../src/urdf/index.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
@@ -164,6 +169,7 @@ describe('for corpus robots and the cart', () => {
 });
 
 describe('the node', () => {
+  const meshDir = scratchDir('bb-control-node-');
   it('validates ros2_control and ros2_control_joint_modes with reasons', () => {
     expect(validateParam('ros2_control', '')).toBeNull();
     expect(validateParam('ros2_control', 'velocity_pd')).toBeNull();
@@ -183,5 +189,26 @@ describe('the node', () => {
     expect(served.xml).toBe(withRos2Control(plain.xml, expected.xml));
     expect(readRos2Control(served.xml)[0]!.joints.find((j) => j.name === 'J7')!.command[0]!.name).toBe('effort');
     expect(served.warnings.map((w) => w.message)).toContain("ros2_control_joint_modes names 'J9', which is not a moving joint of PA10; ignored");
+  });
+
+  it('follows parameter changes and reloads: off → on republishes with the block, a bad mode is refused, a joint mode changes it', () => {
+    const transport = createMemoryTransport({ codec: peerCodec });
+    const bridge = startRobotPublisher(
+      { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
+      { ...defaultParams(), body_file: cart, mesh_dir: meshDir, publish_joint_states: false, watch_body_file: false },
+    );
+    const descriptions = (): string[] => transport.messages<StringMsg>('robot_description').map((m) => m.data);
+    expect(descriptions()).toHaveLength(1);
+    expect(descriptions()[0]).not.toContain('<ros2_control');
+    expect(bridge.setParams({ ros2_control: 'position_pd' })).toEqual({ successful: true, reason: '' });
+    expect(readRos2Control(descriptions()[1]!)[0]!.joints.map((j) => j.command[0]!.name)).toEqual(['velocity_pd', 'velocity_pd']);
+    expect(bridge.setParams({ ros2_control: 'servo' })).toMatchObject({ successful: false, reason: expect.stringMatching(/ros2_control must be/) });
+    expect(bridge.setParams({ ros2_control_joint_modes: ['RightWheel=effort'] }).successful).toBe(true);
+    expect(readRos2Control(descriptions()[2]!)[0]!.joints.map((j) => j.command[0]!.name)).toEqual(['velocity_pd', 'effort']);
+    expect(bridge.reload()).toBe(true);
+    expect(descriptions()).toHaveLength(3); // the same description: not published again
+    expect(bridge.setParams({ ros2_control: '' }).successful).toBe(true);
+    expect(descriptions()[3]).not.toContain('<ros2_control');
+    bridge.stop();
   });
 });
