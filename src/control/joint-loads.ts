@@ -29,6 +29,9 @@ export const GRAVITY = 9.80665;
 
 export const DEFAULT_LOAD_SAMPLES = 200;
 
+/** N·m or N: a gravity load below this is rounding, not a load. */
+const GRAVITY_FLOOR = 1e-9;
+
 export interface JointLoad {
   joint: string;
   type: 'revolute' | 'prismatic';
@@ -204,5 +207,7 @@ export function jointLoads(model: RobotModel, options: LoadOptions = {}): Loads 
       load.gravity = Math.max(load.gravity, Math.abs(dyn.gravity[j]!));
     });
   }
+  // Rounding leaves ~1e-18 N·m on joints gravity cannot turn (a vertical axis): that is none.
+  for (const load of joints) if (load.gravity < GRAVITY_FLOOR) load.gravity = 0;
   return { joints, samples };
 }
