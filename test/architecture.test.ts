@@ -23,8 +23,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   view: ['.', 'model', 'kinematics', 'urdf', 'devices'],
   moveit: ['model', 'kinematics', 'urdf'],
   control: ['model', 'kinematics', 'urdf', 'moveit'],
+  project: ['model'],
   rviz: ['model', 'kinematics', 'devices'],
-  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'control', 'rviz'],
+  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'control', 'project', 'rviz'],
   ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit', 'control'],
 };
 

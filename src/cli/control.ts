@@ -3,7 +3,7 @@
 // the controllers file and a README — for the URDF `body-bridge urdf --ros2-control MODE` writes and the
 // MoveIt configuration `body-bridge moveit` writes with the same conventions.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type ControlOptions, ControlConfigError, controlConfig } from '../control/config.js';
 import { CONTROL_DISTROS, type ControlDistro } from '../control/controllers.js';
 import { readGainsFile } from '../control/gains-file.js';
@@ -16,8 +16,12 @@ import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import { applyRosConventions } from '../model/ros-conventions.js';
 import { planningGroups } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
+import { simulationProject } from '../project/simulation-project.js';
 import { writeFileAtomic } from '../urdf/index.js';
 import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, conventionsOf, loadForCommand, parseModelCommand, processIo } from './command.js';
+
+/** The project `--project` writes into DIR. */
+export const PROJECT_FILE = 'simulation.cnoid';
 
 export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode MODE] [--joint-mode JOINT=MODE]... [--gains FILE] [--bandwidth HZ] [--damping Z] [--max-sag S] [--time-step T] ...
   -o, --output DIR        write ros2_control.xml (the <ros2_control> block), choreonoid_ros2_control.yaml (PD gains),
@@ -36,6 +40,8 @@ export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode 
   --namespace NS          ROS2ControlItem's namespace: '' (default) or absolute, /robot1
   --frame-prefix P        body_bridge's frame_prefix, for the drive's odometry frames
   --ros-distro D          ${CONTROL_DISTROS.join(' or ')} (default: $ROS_DISTRO, else humble)
+  --project               also write ${PROJECT_FILE}: a Choreonoid project simulating the model with these
+                          (AIST simulator at --time-step, floor, BodyROS2Item, ROS2ControlItem, WorldROS2Item)
 ${CONVENTION_USAGE}  --package-path DIR      directory holding ROS packages (for package:// in the model); repeatable
 `;
 
@@ -67,6 +73,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
     namespace: { type: 'string', default: '' },
     'frame-prefix': { type: 'string', default: '' },
     'ros-distro': { type: 'string' },
+    project: { type: 'boolean', default: false },
     ...conventionOptions,
   });
   if (typeof args === 'number') return args;
@@ -168,16 +175,31 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
     throw e;
   }
   for (const w of config.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
+  const files = [...config.files];
+  if (values.project) {
+    const root = loaded.links[0]!;
+    files.push({
+      name: PROJECT_FILE,
+      text: simulationProject({
+        modelFile: resolve(args.file),
+        bodyName: loaded.name || config.robot,
+        fixedRoot: root.joint.type !== 'free',
+        rootPose: root.offset,
+        namespace,
+        timeStep: numbers['time-step']!,
+      }),
+    });
+  }
   try {
     mkdirSync(values.output, { recursive: true });
     // Everything is computed before the first byte is written; each file is replaced atomically.
-    for (const f of config.files) await writeFileAtomic(join(values.output, f.name), f.text);
+    for (const f of files) await writeFileAtomic(join(values.output, f.name), f.text);
   } catch (e) {
     io.stderr(`body-bridge control: ${(e as Error).message}\n`);
     return 1;
   }
   io.stderr(
-    `body-bridge control: wrote ${config.files.map((f) => f.name).join(', ')} in ${values.output}; ` +
+    `body-bridge control: wrote ${files.map((f) => f.name).join(', ')} in ${values.output}; ` +
       `${config.block.modes.joints.length} joints, ${config.gains.joints.length} with gains (stability margin ${config.gains.margin.toFixed(2)} of 4), ` +
       `controllers ${config.controllers.controllers.map((c) => c.name + (c.active ? '' : ' (inactive)')).join(', ')}\n`,
   );
