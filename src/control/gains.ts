@@ -20,7 +20,7 @@
 // until it does: damping, not stiffness, is what the step cannot carry (it acts at once), while the
 // stiffness keeps the sag within s. User gains are never changed; a margin they break is reported.
 import type { JointLoad, Loads } from './joint-loads.js';
-import { inverseSpd, largestEigenpair, scaledSymmetric, submatrix } from './linear-algebra.js';
+import { inverseSpd, largestEigenvalue, scaledSymmetric, submatrix, symmetricEigen } from './linear-algebra.js';
 import type { ControlMode, JointMode } from './modes.js';
 
 /** Hz: a tenth of a second to respond, well inside what MoveIt's time-parametrised trajectories ask. */
@@ -103,8 +103,6 @@ interface Evaluation {
   margin: number;
   alpha: number;
   beta: number;
-  stiffnessVector: number[];
-  dampingVector: number[];
 }
 
 const pick = (options: GainOptions): Required<GainOptions> => ({
@@ -181,48 +179,66 @@ export function designGains(
   const stiffness = gains.map((g) => (g.mode === 'velocity_pd' ? 0 : g.p));
   const damping = gains.map((g) => (g.mode === 'velocity_pd' ? g.p : g.d));
   const adjustable = gains.map((g) => (g.mode === 'velocity_pd' ? g.pFrom !== 'user' : g.dFrom !== 'user'));
+  const scaled = (w: number[][], gain: number[]): number[][] => scaledSymmetric(w, gain.map(Math.sqrt));
   const evaluate = (w: number[][]): Evaluation => {
-    const k = largestEigenpair(scaledSymmetric(w, stiffness.map(Math.sqrt)));
-    const c = largestEigenpair(scaledSymmetric(w, damping.map(Math.sqrt)));
-    const alpha = T * T * k.value;
-    const beta = T * c.value;
-    return { margin: alpha + 2 * beta, alpha, beta, stiffnessVector: k.vector, dampingVector: c.vector };
+    const alpha = T * T * largestEigenvalue(scaled(w, stiffness));
+    const beta = T * largestEigenvalue(scaled(w, damping));
+    return { margin: alpha + 2 * beta, alpha, beta };
   };
   const worstOf = (set: readonly number[][][]): Evaluation | null =>
     set.reduce<Evaluation | null>((worst, w) => {
       const e = evaluate(w);
       return worst === null || e.margin > worst.margin ? e : worst;
     }, null);
+  /**
+   * Lowers `gain` (damping, or stiffness) of the adjustable joints in every mode of `w`·gain whose term exceeds
+   * `allowed`: each joint by ratio^(its share of the mode's eigenvector / the largest share), so the joints a
+   * mode lives in take the cut, and modes that come in clusters (a row of like joints) are all cut at once.
+   */
+  const lower = (w: number[][], gain: number[], weight: number, allowed: number, may: (i: number) => boolean): boolean => {
+    const { values, vectors } = symmetricEigen(scaled(w, gain));
+    const factor = gain.map(() => 1);
+    let any = false;
+    values.forEach((value, k) => {
+      const term = weight * value;
+      if (!(term > allowed)) return;
+      const ratio = Math.max(allowed / term, 0.05);
+      const share = vectors[k]!.map((v) => v * v);
+      const top = Math.max(...share.filter((_, i) => may(i)), 0);
+      if (top === 0) return;
+      share.forEach((sh, i) => {
+        if (may(i)) factor[i] = Math.min(factor[i]!, ratio ** (sh / top));
+      });
+      any = true;
+    });
+    factor.forEach((f, i) => (gain[i] = gain[i]! * f));
+    return any;
+  };
+  const mayDamp = (i: number): boolean => adjustable[i]!;
+  const mayStiffen = (i: number): boolean => adjustable[i]! && gains[i]!.pFrom !== 'user' && gains[i]!.mode !== 'velocity_pd';
 
-  // Lower the damping along the offending mode until every sample keeps to the target. The few worst samples
-  // are worked on first (each pass over all of them costs two eigenproblems per sample), then all re-checked.
+  // Lower the damping of the offending modes until every sample keeps to the target. The few worst samples are
+  // worked on first (a pass over all of them costs two eigenproblems per sample), then all of them re-checked.
   let worst = worstOf(inverses);
   for (let round = 0; worst !== null && worst.margin > STABILITY_TARGET && round < 20; round++) {
     const ranked = inverses.map((w) => ({ w, m: evaluate(w).margin })).sort((a, b) => b.m - a.m);
-    const working = ranked.slice(0, 8).map((r) => r.w);
-    let local = worstOf(working)!;
-    for (let step = 0; local.margin > STABILITY_TARGET && step < 200; step++) {
-      // Room left for damping once the stiffness term is counted; a stiffness term over half the target leaves too little.
-      const ratio = Math.max((STABILITY_TARGET - Math.min(local.alpha, STABILITY_TARGET / 2)) / (2 * local.beta), 0.05);
-      const share = local.dampingVector.map((v) => v * v);
-      const top = Math.max(...share.filter((_, i) => adjustable[i]), 0);
-      if (top === 0) break;
-      share.forEach((s, i) => {
-        if (adjustable[i]) damping[i] = damping[i]! * ratio ** (s / top);
-      });
-      if (local.alpha > STABILITY_TARGET / 2) {
-        const kRatio = STABILITY_TARGET / 2 / local.alpha;
-        const kShare = local.stiffnessVector.map((v) => v * v);
-        const kTop = Math.max(...kShare.filter((_, i) => adjustable[i] && gains[i]!.pFrom !== 'user' && gains[i]!.mode !== 'velocity_pd'), 0);
-        if (kTop > 0) kShare.forEach((s, i) => {
-          if (adjustable[i] && gains[i]!.pFrom !== 'user' && gains[i]!.mode !== 'velocity_pd') stiffness[i] = stiffness[i]! * kRatio ** (s / kTop);
-        });
+    const working = ranked.filter((r) => r.m > STABILITY_TARGET).slice(0, 8).map((r) => r.w);
+    let changed = false;
+    for (let step = 0; step < 50; step++) {
+      let cut = false;
+      for (const w of working) {
+        const e = evaluate(w);
+        if (e.margin <= STABILITY_TARGET) continue;
+        // Room left for damping once the stiffness term is counted; a stiffness term over half the target leaves too little.
+        if (e.alpha > STABILITY_TARGET / 2) cut = lower(w, stiffness, T * T, STABILITY_TARGET / 2, mayStiffen) || cut;
+        const room = STABILITY_TARGET - Math.min(e.alpha, STABILITY_TARGET / 2);
+        cut = lower(w, damping, 2 * T, room, mayDamp) || cut;
       }
-      local = worstOf(working)!;
+      if (!cut) break;
+      changed = true;
     }
-    const before = worst.margin;
     worst = worstOf(inverses)!;
-    if (worst.margin >= before && local.margin > STABILITY_TARGET) break; // nothing adjustable is left to lower
+    if (!changed) break; // nothing adjustable is left to lower
   }
 
   gains.forEach((g, i) => {
@@ -235,10 +251,8 @@ export function designGains(
       return;
     }
     g.dLowered = g.dFrom !== 'user' && damping[i]! < g.d * LOWERED;
-    if (stiffness[i]! < g.p * (1 - 1e-12)) {
-      warnings.push(`${g.joint}: P lowered from ${g.p.toPrecision(4)} to ${stiffness[i]!.toPrecision(4)} for stability at the ${T * 1000} ms step`);
-      g.p = stiffness[i]!;
-    }
+    if (stiffness[i]! < g.p * LOWERED) warnings.push(`${g.joint}: P lowered from ${g.p.toPrecision(4)} to ${stiffness[i]!.toPrecision(4)} for stability at the ${T * 1000} ms step`);
+    g.p = stiffness[i]!;
     g.d = damping[i]!;
     g.bandwidth = Math.sqrt(g.p / g.inertia) / (2 * Math.PI);
     g.damping = g.d / (2 * Math.sqrt(g.p * g.inertia));

@@ -52,10 +52,9 @@ export function inverseSpd(a: readonly (readonly number[])[]): Matrix | null {
 /** The rows and columns `keep` of a square matrix. */
 export const submatrix = (a: readonly (readonly number[])[], keep: readonly number[]): Matrix => keep.map((i) => keep.map((j) => a[i]![j]!));
 
-/** The largest eigenvalue of a symmetric matrix and a unit eigenvector for it (cyclic Jacobi rotations). */
-export function largestEigenpair(a: readonly (readonly number[])[]): { value: number; vector: number[] } {
+/** Every eigenvalue of a symmetric matrix with a unit eigenvector for each (`vectors[k]` for `values[k]`), by cyclic Jacobi rotations. */
+export function symmetricEigen(a: readonly (readonly number[])[]): { values: number[]; vectors: number[][] } {
   const n = a.length;
-  if (n === 0) return { value: 0, vector: [] };
   const m = a.map((r) => [...r]);
   const v = zeros(n);
   for (let i = 0; i < n; i++) v[i]![i] = 1;
@@ -90,9 +89,40 @@ export function largestEigenpair(a: readonly (readonly number[])[]): { value: nu
       }
     }
   }
+  return { values: m.map((r, i) => r[i]!), vectors: m.map((_, k) => v.map((r) => r[k]!)) };
+}
+
+/** The largest eigenvalue of a symmetric matrix and a unit eigenvector for it. */
+export function largestEigenpair(a: readonly (readonly number[])[]): { value: number; vector: number[] } {
+  if (a.length === 0) return { value: 0, vector: [] };
+  const { values, vectors } = symmetricEigen(a);
   let best = 0;
-  for (let i = 1; i < n; i++) if (m[i]![i]! > m[best]![best]!) best = i;
-  return { value: m[best]![best]!, vector: v.map((r) => r[best]!) };
+  for (let i = 1; i < values.length; i++) if (values[i]! > values[best]!) best = i;
+  return { value: values[best]!, vector: vectors[best]! };
+}
+
+/**
+ * The largest eigenvalue of a symmetric positive semi-definite matrix by power iteration (the Rayleigh
+ * quotient, which converges twice as fast as the vector): O(n²) a step where Jacobi is O(n³), for screening
+ * many matrices. Stops when it changes by less than `tolerance` (relative).
+ */
+export function largestEigenvalue(a: readonly (readonly number[])[], tolerance = 1e-10, maxSteps = 2000): number {
+  const n = a.length;
+  if (n === 0) return 0;
+  // A start with a part along every eigenvector (not an eigenvector of a structured matrix).
+  let x = Array.from({ length: n }, (_, i) => 1 + ((i * 0.618034) % 1));
+  let previous = -Infinity;
+  for (let step = 0; step < maxSteps; step++) {
+    const y = a.map((r) => r.reduce((s, v, j) => s + v * x[j]!, 0));
+    const xx = x.reduce((s, v) => s + v * v, 0);
+    const rayleigh = x.reduce((s, v, i) => s + v * y[i]!, 0) / xx;
+    const ny = Math.hypot(...y);
+    if (!(ny > 0)) return 0;
+    x = y.map((v) => v / ny);
+    if (Math.abs(rayleigh - previous) <= tolerance * Math.abs(rayleigh)) return rayleigh;
+    previous = rayleigh;
+  }
+  return previous;
 }
 
 /** diag(s)·A·diag(s): the symmetric form of A·diag(s²) (same eigenvalues). */
