@@ -40,13 +40,15 @@ describe('modes', () => {
     expect(velocityCounterpart(mode)).toBe(wheel);
   });
 
-  it('each joint: its override, else a wheel\'s velocity form of the default, else the default; unknown overrides listed', () => {
-    const c = chooseModes(['a', 'b', 'w', 'v'], 'position_pd', new Map([['b', 'effort'], ['v', 'velocity'], ['ghost', 'position']]), new Set(['w', 'v']));
+  it('each joint: its override, else a wheel\'s velocity form of the default, else a caster free (effort), else the default; unknown overrides listed', () => {
+    const c = chooseModes(['a', 'b', 'w', 'v', 'c', 'd'], 'position_pd', new Map([['b', 'effort'], ['v', 'velocity'], ['d', 'position'], ['ghost', 'position']]), new Set(['w', 'v']), new Set(['c', 'd']));
     expect(c.joints).toEqual([
       { joint: 'a', mode: 'position_pd', from: 'default' },
       { joint: 'b', mode: 'effort', from: 'override' },
       { joint: 'w', mode: 'velocity_pd', from: 'wheel' },
       { joint: 'v', mode: 'velocity', from: 'override' },
+      { joint: 'c', mode: 'effort', from: 'passive' },
+      { joint: 'd', mode: 'position', from: 'override' },
     ]);
     expect(c.unknown).toEqual(['ghost']);
   });

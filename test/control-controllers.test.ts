@@ -186,6 +186,32 @@ describe('the cart\'s differential drive', () => {
   });
 });
 
+describe('a corpus differential drive: RH2 (OpenHRP), with two casters', () => {
+  const rh2 = applyRosConventions(loadRobotModel(join(corpusDir, 'openhrp3/sample/model/RH2/RH2_withoutArm_withoutSensor.wrl')));
+  const c = config(rh2);
+
+  it('drive wheels in velocity_pd, the casters free (effort, commanded by nothing, no gains)', () => {
+    expect(c.block.modes.joints.map((m) => `${m.joint} ${m.mode} ${m.from}`)).toEqual([
+      'MAIN_WHEEL1 velocity_pd wheel',
+      'MAIN_WHEEL2 velocity_pd wheel',
+      'CASTER1 effort passive',
+      'CASTER_WHEEL1 effort passive',
+      'CASTER2 effort passive',
+      'CASTER_WHEEL2 effort passive',
+    ]);
+    expect(c.gains.joints.map((g) => g.joint)).toEqual(['MAIN_WHEEL1', 'MAIN_WHEEL2']);
+    expect(c.controllers.controllers.map((x) => x.name)).toEqual(['joint_state_broadcaster', 'diff_drive_controller']);
+  });
+
+  it('its polygon tyres give the radius their vertices lie on; the separation is between the tyres\' middles', () => {
+    const d = c.block.drive.drive!;
+    expect(d.left.round && d.right.round).toBe(true);
+    expect(d.radius).toBeCloseTo(0.1, 5);
+    expect(d.separation).toBeGreaterThan(0.44);
+    expect(d.separation).toBeLessThan(0.46);
+  });
+});
+
 describe('a user\'s gains file', () => {
   const modes = new Map<string, 'position_pd' | 'position' | 'velocity_pd'>([['J1', 'position_pd'], ['J2', 'position_pd'], ['W', 'velocity_pd'], ['G', 'position']]);
   const read = (text: string) => readGainsFile(text, 'g.yaml', modes);

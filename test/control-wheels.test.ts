@@ -70,6 +70,32 @@ describe('a two-wheeled base', () => {
   });
 });
 
+describe('tyres as polygon meshes (OpenHRP models)', () => {
+  /** A closed n-gon prism about the y axis: vertices on a circle of radius r, width w, centred at y0. */
+  const prism = (n: number, r: number, w: number, y0 = 0): Shape => {
+    const vertices: Vec3[] = [];
+    for (let k = 0; k < n; k++) {
+      const t = (2 * Math.PI * k) / n;
+      vertices.push([r * Math.cos(t), y0 - w / 2, r * Math.sin(t)], [r * Math.cos(t), y0 + w / 2, r * Math.sin(t)]);
+    }
+    const faces = Array.from({ length: n }, (_, k) => [2 * k, 2 * k + 1, 2 * ((k + 1) % n) + 1, 2 * ((k + 1) % n)]);
+    return shape({ kind: 'mesh', vertices, faces, ccw: true, creaseAngle: 0 });
+  };
+
+  it('a 24-gon is round: its radius the circle its vertices lie on, no warning', () => {
+    const a = analyseDrive(robot([wheel('l', 0.15, [prism(24, 0.09, 0.04, 0.01)]), wheel('r', -0.15, [prism(24, 0.09, 0.04, -0.01)])]));
+    expect(a.warnings).toEqual([]);
+    expect(a.drive!.radius).toBeCloseTo(0.09, 12);
+    expect(a.drive!.separation).toBeCloseTo(0.32, 12);
+    expect(a.drive!.left.radiusFrom).toBe('a mesh round about the axis (48 rim vertices)');
+  });
+
+  it('a square (gaps of 90° around the axle) is not round', () => {
+    const a = analyseDrive(robot([wheel('l', 0.15, [prism(4, 0.09, 0.04)]), wheel('r', -0.15, [prism(24, 0.09, 0.04)])]));
+    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/wheel l: radius 0.09 m from the extent of a mesh, not a cylinder about its axis/)]);
+  });
+});
+
 describe('ambiguous geometry is warned about where it is', () => {
   it('radii that differ: their mean, and each wheel\'s multiplier makes up the difference', () => {
     const a = analyseDrive(robot([wheel('l', 0.15, [tyre(0.08)]), wheel('r', -0.15, [tyre(0.082)])]));
@@ -124,7 +150,7 @@ describe('ambiguous geometry is warned about where it is', () => {
 describe('what is not a differential drive', () => {
   it('a fixed base (an arm) has none, and says nothing', () => {
     const a = analyseDrive(robot([wheel('l', 0.15, [tyre(0.08)]), wheel('r', -0.15, [tyre(0.08)])], 'fixed'));
-    expect(a).toEqual({ drive: null, wheels: [], notes: [], warnings: [] });
+    expect(a).toEqual({ drive: null, wheels: [], passive: [], notes: [], warnings: [] });
   });
 
   it('a caster (a wheel under a swivel) is not a drive wheel; of three unlimited joints on the base the one coaxial pair drives', () => {
@@ -134,6 +160,9 @@ describe('what is not a differential drive', () => {
     const a = analyseDrive(robot([wheel('l', 0.15, [tyre(0.08)]), wheel('r', -0.15, [tyre(0.08)]), swivel, caster, spare]));
     expect(a.wheels).toEqual(['l', 'r']);
     expect(a.notes.join('\n')).toMatch(/the one coaxial pair among 3 unlimited joints on the base \(l, r, spare\)/);
+    // The caster and the spare wheel must roll freely: held still they would drag whenever the base turns.
+    expect(a.passive).toEqual(['swivel', 'caster', 'spare']);
+    expect(a.notes.join('\n')).toMatch(/free-rolling: swivel, caster, spare/);
   });
 
   it('four wheels on two axles: no single pair, no drive, warned', () => {

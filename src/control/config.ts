@@ -31,7 +31,7 @@ export interface ControlBlock {
 export function controlBlock(model: RobotModel, mode: ControlMode, overrides: ReadonlyMap<string, ControlMode> = new Map()): ControlBlock {
   const drive = analyseDrive(model);
   const moving = model.links.filter(isMovingJoint);
-  const modes = chooseModes(moving.map((l) => l.joint.name), mode, overrides, new Set(drive.wheels));
+  const modes = chooseModes(moving.map((l) => l.joint.name), mode, overrides, new Set(drive.wheels), new Set(drive.passive));
   const modeOf = new Map(modes.joints.map((m) => [m.joint, m.mode]));
   const element = ros2ControlElement(
     urdfRobotName(model),
@@ -132,7 +132,7 @@ function readme(
   const { model } = ros;
   const o = gains.options;
   const unit = (j: { load: { type: string } }, revolute: string, prismatic: string): string => (j.load.type === 'prismatic' ? prismatic : revolute);
-  const modeLine = (m: JointMode): string => `| ${m.joint} | ${m.mode} | ${m.from === 'override' ? '--joint-mode' : m.from === 'wheel' ? 'drive wheel (velocity form of the default)' : 'default'} |`;
+  const modeLine = (m: JointMode): string => `| ${m.joint} | ${m.mode} | ${m.from === 'override' ? '--joint-mode' : m.from === 'wheel' ? 'drive wheel (velocity form of the default)' : m.from === 'passive' ? 'caster: free, nothing commands it' : 'default'} |`;
   const joints = model.links.filter(isMovingJoint).map((l) => l.joint);
   const modeOf = new Map(block.modes.joints.map((m) => [m.joint, m.mode]));
   const gainOf = new Map(gains.joints.map((g) => [g.joint, g]));

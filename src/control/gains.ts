@@ -126,6 +126,7 @@ export function designGains(
   const o = pick(options);
   const warnings: string[] = [];
   const modeOf = new Map(modes.map((m) => [m.joint, m.mode]));
+  const passive = new Set(modes.filter((m) => m.from === 'passive').map((m) => m.joint));
   const omega = 2 * Math.PI * o.bandwidth;
   const T = o.timeStep;
   // Index of each joint in M (moving joints in model order; a free root's six follow).
@@ -133,7 +134,8 @@ export function designGains(
   const gains: JointGains[] = [];
   loads.joints.forEach((load, j) => {
     const mode = modeOf.get(load.joint);
-    if (mode === undefined || !isPdMode(mode)) return;
+    // A free caster (effort, commanded by nothing) has no loop: no gains.
+    if (mode === undefined || !isPdMode(mode) || passive.has(load.joint)) return;
     const inertia = load.heaviest + (extraInertia.get(load.joint) ?? 0);
     const given = user.get(load.joint) ?? {};
     let p: number;

@@ -58,8 +58,12 @@ export function parseJointModes(entries: readonly string[]): Map<string, Control
 export interface JointMode {
   joint: string;
   mode: ControlMode;
-  /** Why this mode: the default, the user's JOINT=MODE, or a drive wheel taking the default's velocity form. */
-  from: 'default' | 'override' | 'wheel';
+  /**
+   * Why this mode: the default, the user's JOINT=MODE, a drive wheel taking the default's velocity form, or a
+   * caster left free (effort with nothing commanding it: BodySystemInterface starts every command at the
+   * joint's torque, 0, and keeps writing it).
+   */
+  from: 'default' | 'override' | 'wheel' | 'passive';
 }
 
 export interface ModeChoice {
@@ -71,15 +75,22 @@ export interface ModeChoice {
 
 /**
  * Each moving joint's mode: its override, else — for a drive wheel, which diff_drive_controller commands
- * in velocity — the velocity form of the default, else the default.
+ * in velocity — the velocity form of the default, else — for a caster — effort (free), else the default.
  */
-export function chooseModes(movingJoints: readonly string[], defaultMode: ControlMode, overrides: ReadonlyMap<string, ControlMode>, wheels: ReadonlySet<string> = new Set()): ModeChoice {
+export function chooseModes(
+  movingJoints: readonly string[],
+  defaultMode: ControlMode,
+  overrides: ReadonlyMap<string, ControlMode>,
+  wheels: ReadonlySet<string> = new Set(),
+  passive: ReadonlySet<string> = new Set(),
+): ModeChoice {
   const known = new Set(movingJoints);
   return {
     joints: movingJoints.map((joint) => {
       const given = overrides.get(joint);
       if (given !== undefined) return { joint, mode: given, from: 'override' };
       if (wheels.has(joint)) return { joint, mode: velocityCounterpart(defaultMode), from: 'wheel' };
+      if (passive.has(joint)) return { joint, mode: 'effort', from: 'passive' };
       return { joint, mode: defaultMode, from: 'default' };
     }),
     unknown: [...overrides.keys()].filter((j) => !known.has(j)),

@@ -59,6 +59,12 @@ export interface DriveAnalysis {
   drive: DiffDrive | null;
   /** The joints taken as drive wheels (empty without a drive). */
   wheels: string[];
+  /**
+   * With a drive, the other wheels' joints — a caster's swivel and wheel, a trailing wheel: an unlimited
+   * revolute joint fixed to the base whose subtree moves only on such joints. They must turn freely: held
+   * still, they would drag sideways whenever the base turns.
+   */
+  passive: string[];
   notes: string[];
   warnings: Diagnostic[];
 }
@@ -109,6 +115,29 @@ interface Reach {
   round: boolean;
 }
 
+/** Rim vertices must agree on their distance from the axis to this fraction, and leave no gap wider than RIM_GAP around it, for a mesh to be a round tyre. */
+export const RIM_SPREAD = 0.01;
+export const RIM_GAP = Math.PI / 6;
+
+/**
+ * A mesh's reach from the axis: its outermost vertices (within RIM_SPREAD of the farthest). Round when they go
+ * all the way round the axis — a tyre modelled as a polygon mesh, as OpenHRP models do. The radius is the
+ * farthest vertex's distance either way: a polygon's vertices lie on the circle it stands for.
+ */
+function meshRim(points: readonly { radial: Vec3; along: number }[], axis: Vec3): { radius: number; tread: number; round: boolean; count: number } {
+  const far = Math.max(...points.map((q) => norm(q.radial)), 0);
+  const rim = points.filter((q) => norm(q.radial) >= far * (1 - RIM_SPREAD));
+  const along = points.map((q) => q.along);
+  const tread = (Math.min(...along) + Math.max(...along)) / 2;
+  if (rim.length < 6 || !(far > 0)) return { radius: far, tread, round: false, count: rim.length };
+  // Angles of the rim vertices about the axis, in a frame across it.
+  const u = normalize(rim[0]!.radial);
+  const w = cross(axis, u);
+  const angles = rim.map((q) => Math.atan2(dot(q.radial, w), dot(q.radial, u))).sort((x, y) => x - y);
+  const gaps = angles.map((t, i) => (i + 1 < angles.length ? angles[i + 1]! : angles[0]! + 2 * Math.PI) - t);
+  return { radius: far, tread, round: Math.max(...gaps) <= RIM_GAP, count: rim.length };
+}
+
 /** How far a wheel's collision geometry reaches from its axis (through the link origin, direction `axis`, link frame). */
 function wheelReach(model: RobotModel, wheel: Link, warn: (message: string) => void): Reach | null {
   const a = normalize(wheel.joint.axis);
@@ -135,20 +164,19 @@ function wheelReach(model: RobotModel, wheel: Link, warn: (message: string) => v
       } else if (c.primitive?.kind === 'sphere' && offAxis < COAXIAL_TOLERANCE) {
         reach = { radius: c.primitive.radius, tread: dot(centre, a), from: 'a sphere on the axis', round: true };
       } else {
-        // The outermost vertex of the surface; the tread at the middle of the shape's axial extent.
-        let r = 0;
-        let lo = Infinity;
-        let hi = -Infinity;
+        // The outermost vertices of the surface; the tread at the middle of the shape's axial extent.
         const p = c.mesh.positions;
+        const points: { radial: Vec3; along: number }[] = [];
         for (let i = 0; i < p.length; i += 3) {
           const v = add(centre, mulVec(pose.rotation, [p[i]!, p[i + 1]!, p[i + 2]!]));
           const along = dot(v, a);
-          r = Math.max(r, norm(sub(v, scale(a, along))));
-          lo = Math.min(lo, along);
-          hi = Math.max(hi, along);
+          points.push({ radial: sub(v, scale(a, along)), along });
         }
         const kind = c.primitive ? (c.primitive.kind === 'cylinder' ? 'a cylinder off the axis' : c.primitive.kind === 'sphere' ? 'a sphere off the axis' : 'a box') : 'a mesh';
-        reach = { radius: r, tread: (lo + hi) / 2, from: `the extent of ${kind}`, round: false };
+        const rim = meshRim(points, a);
+        reach = rim.round
+          ? { radius: rim.radius, tread: rim.tread, from: `${kind} round about the axis (${rim.count} rim vertices)`, round: true }
+          : { radius: rim.radius, tread: rim.tread, from: `the extent of ${kind}`, round: false };
       }
       if (best === null || reach.radius > best.radius + COAXIAL_TOLERANCE || (Math.abs(reach.radius - best.radius) <= COAXIAL_TOLERANCE && reach.round && !best.round)) best = reach;
     }
@@ -166,7 +194,7 @@ const where = (model: RobotModel, link: Link): Pick<Diagnostic, 'file' | 'line' 
 export function analyseDrive(model: RobotModel): DriveAnalysis {
   const notes: string[] = [];
   const warnings: Diagnostic[] = [];
-  const none = (): DriveAnalysis => ({ drive: null, wheels: [], notes, warnings });
+  const none = (): DriveAnalysis => ({ drive: null, wheels: [], passive: [], notes, warnings });
   const root = model.links[0];
   if (!root || root.joint.type !== 'free') return none();
   const candidates = wheelCandidates(model);
@@ -251,5 +279,26 @@ export function analyseDrive(model: RobotModel): DriveAnalysis {
     `differential drive: left ${left.joint}, right ${right.joint}; wheel_radius ${radius} m (${left.radiusFrom}${left.radiusFrom === right.radiusFrom ? '' : `; ${right.radiusFrom}`}), ` +
       `wheel_separation ${separation} m (between the treads along the axis)`,
   );
-  return { drive, wheels: [left.joint, right.joint], notes, warnings };
+  const passive = casterJoints(model, new Set([left.joint, right.joint]));
+  if (passive.length > 0) notes.push(`free-rolling: ${passive.join(', ')} (casters and other wheels on the base; no controller, no torque)`);
+  return { drive, wheels: [left.joint, right.joint], passive, notes, warnings };
+}
+
+/** Joints of the base's other wheels (see DriveAnalysis.passive), in model order. */
+function casterJoints(model: RobotModel, drive: ReadonlySet<string>): string[] {
+  const unlimited = (l: Link): boolean => l.joint.type === 'revolute' && !Number.isFinite(l.joint.lower) && !Number.isFinite(l.joint.upper);
+  const byName = new Map(model.links.map((l) => [l.name, l]));
+  const rigidToRoot = (l: Link): boolean => {
+    for (let p = l.parent === null ? undefined : byName.get(l.parent); p; p = p.parent === null ? undefined : byName.get(p.parent)) {
+      if (p.parent !== null && p.joint.type !== 'fixed') return false;
+    }
+    return true;
+  };
+  const out = new Set<string>();
+  for (const top of model.links) {
+    if (top.parent === null || !unlimited(top) || drive.has(top.joint.name) || !rigidToRoot(top)) continue;
+    const moving = subtreeLinks(model, top.name).filter(isMovingJoint);
+    if (moving.every(unlimited)) for (const l of moving) out.add(l.joint.name);
+  }
+  return model.links.filter((l) => out.has(l.joint.name)).map((l) => l.joint.name);
 }
