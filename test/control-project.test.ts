@@ -1,12 +1,13 @@
 // The Choreonoid project `body-bridge control --project` writes (src/project/simulation-project.ts), parsed
 // back: the items Choreonoid's restore() functions read, where the body stands, the simulator's step.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../src/cli/main.js';
 import { axisAngle, identity3 } from '../src/model/math.js';
 import type { Vec3 } from '../src/model/types.js';
+import { checkSimulationProject } from '../src/project/simulation-check.js';
 import { FLOOR_FILE, degreeAngleAxis, simulationProject } from '../src/project/simulation-project.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 import { scratchDir } from './support/temp-dir.js';
@@ -102,5 +103,72 @@ describe('body-bridge control --project', () => {
     expect(code, err).toBe(0);
     const body = all(items(readFileSync(join(out, 'simulation.cnoid'), 'utf8'))).find((i) => i.class === 'BodyItem')!;
     expect(body.data).toMatchObject({ file, fix_root: fixed, root_translation: at });
+  });
+});
+
+describe('a user\'s project, checked', () => {
+  const dir = scratchDir('bb-control-check-');
+  const model = join(projectRoot, 'test/models/control/cart.body');
+  const generated = simulationProject({ modelFile: model, bodyName: 'Cart', fixedRoot: false, rootPose: { translation: [0, 0, 0.08], rotation: identity3() }, namespace: '/cart1', timeStep: 0.002 });
+  const located = (c: ReturnType<typeof checkSimulationProject>): string[] => [...c.problems, ...c.warnings].map((d) => `${d.line}:${d.column} ${d.severity}: ${d.message}`);
+  const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+  it('the generated project has everything: the body, its namespace, the step', () => {
+    const c = checkSimulationProject(generated, join(dir, 'p.cnoid'), model);
+    expect(located(c)).toEqual([]);
+    expect(c).toMatchObject({ body: 'Cart', namespace: '/cart1', timeStep: 0.002 });
+  });
+
+  it('no ROS2ControlItem under the body: an error at the body item', () => {
+    const text = generated.replace(/\n( +)- id: 4\n +name: "ROS2Control"\n +plugin: "ROS2"\n +class: "ROS2ControlItem"\n +data:\n +namespace: "\/cart1"/, '');
+    expect(text).not.toContain('class: "ROS2ControlItem"');
+    const c = checkSimulationProject(text, 'p.cnoid', model);
+    expect(located(c)).toEqual([`${lineOf(text, 'name: "Cart"') - 1}:11 error: no ROS2ControlItem under the body item Cart: choreonoid_ros runs ros2_control only for a body with one among its children`]);
+  });
+
+  it('a relative namespace, and one other than the launch\'s: errors at the namespace', () => {
+    const text = generated.replace('namespace: "/cart1"', 'namespace: "cart1"');
+    const line = lineOf(text, 'namespace: "cart1"');
+    const c = checkSimulationProject(text, 'p.cnoid', model, { namespace: '/other' });
+    expect(located(c)).toEqual([
+      `${line}:28 error: ROS2ControlItem's namespace "cart1" is relative: the item looks robot_state_publisher up inside it (cart1 → /cart1/cart1/robot_state_publisher); make it /cart1`,
+      `${line}:28 error: ROS2ControlItem's namespace is "cart1" but the launch runs robot_state_publisher and the controllers in "/other"`,
+    ]);
+  });
+
+  it('no WorldROS2Item, no simulator: errors; another simulator or Runge-Kutta: warnings', () => {
+    const noClock = generated.replace('class: "WorldROS2Item"', 'class: "FolderItem"');
+    expect(located(checkSimulationProject(noClock, 'p.cnoid', model))).toEqual([expect.stringMatching(/error: no WorldROS2Item: nothing publishes \/clock/)]);
+    const noSim = generated.replace('class: "AISTSimulatorItem"', 'class: "FolderItem"');
+    expect(located(checkSimulationProject(noSim, 'p.cnoid', model))).toEqual([expect.stringMatching(/error: no simulator item/)]);
+    const ode = generated.replace('class: "AISTSimulatorItem"', 'class: "ODESimulatorItem"');
+    expect(located(checkSimulationProject(ode, 'p.cnoid', model))).toEqual([expect.stringMatching(/warning: ODESimulatorItem: the gains are designed for the AIST simulator/)]);
+    const rk = generated.replace('integration_mode: "semi-implicit_euler"', 'integration_mode: "runge-kutta"');
+    expect(located(checkSimulationProject(rk, 'p.cnoid', model))).toEqual([expect.stringMatching(/warning: Runge-Kutta integration/)]);
+  });
+
+  it('a body named through ${SHARE} is found by file name without the share folder (warned), by path with it', () => {
+    const text = generated.replace(`file: "${model}"`, 'file: "${SHARE}/model/cart.body"');
+    expect(located(checkSimulationProject(text, 'p.cnoid', model))).toEqual([expect.stringMatching(/warning: BodyItem Cart loads \$\{SHARE\}\/model\/cart.body, taken for .* by its file name/)]);
+    expect(located(checkSimulationProject(text, 'p.cnoid', model, { shareDir: join(projectRoot, 'test/models/control/..') }))).toEqual([
+      expect.stringMatching(/taken for .* by its file name/),
+    ]);
+    const other = generated.replace(`file: "${model}"`, 'file: "/elsewhere/robot.body"');
+    expect(located(checkSimulationProject(other, 'p.cnoid', model))).toEqual([expect.stringMatching(/^5:3 error: no BodyItem loads .*cart.body \(BodyItems: Cart ← \/elsewhere\/robot.body, Floor ← \$\{SHARE\}\/model\/misc\/floor.body\)/)]);
+  });
+
+  it('body-bridge control --project-file: located errors exit 1; a good project lends its step and namespace', async () => {
+    const bad = join(dir, 'bad.cnoid');
+    writeFileSync(bad, generated.replace('class: "WorldROS2Item"', 'class: "FolderItem"'));
+    let err = '';
+    const io = { stdout: () => undefined, stderr: (t: string) => (err += t), env: process.env };
+    expect(await runCli(['control', model, '-o', join(dir, 'x'), '--project-file', bad], io)).toBe(1);
+    expect(err).toMatch(new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:3: error: no WorldROS2Item`));
+    const good = join(dir, 'good.cnoid');
+    writeFileSync(good, generated);
+    expect(await runCli(['control', model, '-o', join(dir, 'y'), '--project-file', good, '--samples', '5'], io)).toBe(0);
+    const controllers = parse(readFileSync(join(dir, 'y', 'ros2_controllers.yaml'), 'utf8')) as Record<string, { ros__parameters: { update_rate?: number } }>;
+    expect(controllers['/cart1/controller_manager']!.ros__parameters.update_rate).toBe(500);
+    expect(await runCli(['control', model, '-o', join(dir, 'z'), '--project', '--project-file', good], io)).toBe(2);
   });
 });

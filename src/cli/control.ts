@@ -16,6 +16,7 @@ import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import { applyRosConventions } from '../model/ros-conventions.js';
 import { planningGroups } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
+import { checkSimulationProject } from '../project/simulation-check.js';
 import { simulationProject } from '../project/simulation-project.js';
 import { writeFileAtomic } from '../urdf/index.js';
 import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, conventionsOf, loadForCommand, parseModelCommand, processIo } from './command.js';
@@ -42,6 +43,9 @@ export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode 
   --ros-distro D          ${CONTROL_DISTROS.join(' or ')} (default: $ROS_DISTRO, else humble)
   --project               also write ${PROJECT_FILE}: a Choreonoid project simulating the model with these
                           (AIST simulator at --time-step, floor, BodyROS2Item, ROS2ControlItem, WorldROS2Item)
+  --project-file FILE     the user's own project instead: checked for what ros2_control needs there (a
+                          ROS2ControlItem under the model's BodyItem, its namespace, WorldROS2Item, a simulator),
+                          its simulation step and namespace taken unless given ($CHOREONOID_SHARE resolves \${SHARE})
 ${CONVENTION_USAGE}  --package-path DIR      directory holding ROS packages (for package:// in the model); repeatable
 `;
 
@@ -66,14 +70,15 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
     bandwidth: { type: 'string', default: String(DEFAULT_BANDWIDTH) },
     damping: { type: 'string', default: String(DEFAULT_DAMPING) },
     'max-sag': { type: 'string', default: String(DEFAULT_MAX_SAG) },
-    'time-step': { type: 'string', default: String(DEFAULT_TIME_STEP) },
+    'time-step': { type: 'string' },
     samples: { type: 'string', default: String(DEFAULT_LOAD_SAMPLES) },
     seed: { type: 'string', default: '0' },
     groups: { type: 'string' },
-    namespace: { type: 'string', default: '' },
+    namespace: { type: 'string' },
     'frame-prefix': { type: 'string', default: '' },
     'ros-distro': { type: 'string' },
     project: { type: 'boolean', default: false },
+    'project-file': { type: 'string' },
     ...conventionOptions,
   });
   if (typeof args === 'number') return args;
@@ -89,7 +94,9 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
   if (typeof overrides === 'string') return usageError(`--joint-mode ${overrides}`);
   const numbers: Record<string, number> = {};
   for (const name of ['bandwidth', 'damping', 'max-sag', 'time-step'] as const) {
-    const x = positive(values[name]);
+    const given = values[name];
+    if (given === undefined) continue;
+    const x = positive(given);
     if (x === null) return usageError(`--${name} ${values[name]}: expected a positive number`);
     numbers[name] = x;
   }
@@ -97,7 +104,8 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
   if (samples === null) return usageError(`--samples ${values.samples}: expected a whole number ≥ 0`);
   const seed = wholeNumber(values.seed);
   if (seed === null || seed > 0xffffffff) return usageError(`--seed ${values.seed}: expected a whole number in [0, 4294967295]`);
-  const namespace = values.namespace;
+  if (values.project && values['project-file'] !== undefined) return usageError('--project (write a project) and --project-file (use one) exclude each other');
+  let namespace = values.namespace ?? '';
   if (namespace !== '' && !/^(\/[A-Za-z_][A-Za-z0-9_]*)+$/.test(namespace)) {
     // A relative namespace is looked up twice over by ROS2ControlItem (robot1 → /robot1/robot1/robot_state_publisher).
     return usageError(`--namespace ${namespace}: expected '' or an absolute namespace such as /robot1 (ROS2ControlItem resolves a relative one inside itself)`);
@@ -123,6 +131,22 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
       return null;
     }
   };
+  let timeStep = numbers['time-step'] ?? DEFAULT_TIME_STEP;
+  if (values['project-file'] !== undefined) {
+    const text = readText('--project-file', values['project-file']);
+    if (text === null) return 1;
+    const check = checkSimulationProject(text, resolve(values['project-file']), resolve(args.file), {
+      ...(values.namespace !== undefined ? { namespace } : {}),
+      ...(io.env.CHOREONOID_SHARE ? { shareDir: io.env.CHOREONOID_SHARE } : {}),
+    });
+    for (const d of [...check.warnings, ...check.problems]) io.stderr(`${formatDiagnostic(d)}\n`);
+    if (check.problems.length > 0) return 1;
+    if (values.namespace === undefined) namespace = check.namespace;
+    if (numbers['time-step'] === undefined && check.timeStep !== null) timeStep = check.timeStep;
+    else if (check.timeStep !== null && Math.abs(check.timeStep - timeStep) > 1e-12) {
+      io.stderr(`body-bridge control: warning: the project steps at ${check.timeStep} s; the gains are designed for --time-step ${timeStep} s\n`);
+    }
+  }
   let groupsFile;
   let userGains: ControlOptions['userGains'];
   try {
@@ -136,7 +160,8 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
       if (text === null) return 1;
       // The modes the joints will have, to tell a gain the item will not read.
       const moving = ros.model.links.filter(isMovingJoint).map((l) => l.joint.name);
-      const modes = chooseModes(moving, mode, overrides, new Set(analyseDrive(ros.model).wheels));
+      const drive = analyseDrive(ros.model);
+      const modes = chooseModes(moving, mode, overrides, new Set(drive.wheels), new Set(drive.passive));
       const read = readGainsFile(text, values.gains, new Map(modes.joints.map((m) => [m.joint, m.mode])));
       for (const w of read.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
       userGains = { gains: read.gains, file: values.gains };
@@ -155,7 +180,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
       bandwidth: numbers.bandwidth!,
       damping: numbers.damping!,
       maxSag: numbers['max-sag']!,
-      timeStep: numbers['time-step']!,
+      timeStep,
       samples,
       seed,
       namespace,
@@ -186,7 +211,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
         fixedRoot: root.joint.type !== 'free',
         rootPose: root.offset,
         namespace,
-        timeStep: numbers['time-step']!,
+        timeStep,
       }),
     });
   }
