@@ -112,26 +112,20 @@ const pick = (options: GainOptions): Required<GainOptions> => ({
   timeStep: options.timeStep ?? DEFAULT_TIME_STEP,
 });
 
-/**
- * Gains for every joint in a PD mode. `extraInertia` adds to a joint's heaviest inertia (a drive wheel
- * also turns its share of the body through the ground); `user` gains replace the model's.
- */
-export function designGains(
+/** The formulas' gains for every joint with a loop (see the header), before the stability step. */
+function formulaGains(
   loads: Loads,
   modes: readonly JointMode[],
-  options: GainOptions = {},
-  user: ReadonlyMap<string, UserGains> = new Map(),
-  extraInertia: ReadonlyMap<string, number> = new Map(),
-): GainDesign {
-  const o = pick(options);
-  const warnings: string[] = [];
+  o: Required<GainOptions>,
+  user: ReadonlyMap<string, UserGains>,
+  extraInertia: ReadonlyMap<string, number>,
+  warnings: string[],
+): { gains: JointGains[]; index: number[] } {
   const modeOf = new Map(modes.map((m) => [m.joint, m.mode]));
   const passive = new Set(modes.filter((m) => m.from === 'passive').map((m) => m.joint));
   const omega = 2 * Math.PI * o.bandwidth;
-  const T = o.timeStep;
-  // Index of each joint in M (moving joints in model order; a free root's six follow).
-  const pdIndex: number[] = [];
   const gains: JointGains[] = [];
+  const index: number[] = [];
   loads.joints.forEach((load, j) => {
     const mode = modeOf.get(load.joint);
     // A free caster (effort, commanded by nothing) has no loop: no gains.
@@ -153,75 +147,80 @@ export function designGains(
       d = given.d ?? 2 * o.damping * Math.sqrt(p * inertia);
     }
     if (!(inertia > 0)) warnings.push(`${load.joint}: carries no mass, inertia or rotor about its axis; the simulator cannot move it, and gains mean nothing there`);
-    pdIndex.push(j);
+    index.push(j);
     gains.push({ joint: load.joint, mode, p, d, pFrom, dFrom: given.d !== undefined ? 'user' : 'model', dLowered: false, load, inertia, lightest: Infinity, bandwidth: 0, damping: 0, sag: 0, lag: 0 });
   });
+  return { gains, index };
+}
 
-  // Inverse inertia seen by the PD joints at each sample: the simulator-held joints are not free.
+/**
+ * At each sample, the inverse inertia the loop joints see (rows and columns `index` of M⁻¹, with M over the free
+ * degrees of freedom: every joint but those the simulator holds in a high-gain mode, and a free root's six).
+ */
+function freeInverseInertias(loads: Loads, modes: readonly JointMode[], index: readonly number[], warnings: string[]): number[][][] {
+  const modeOf = new Map(modes.map((m) => [m.joint, m.mode]));
   const nJoints = loads.joints.length;
   const free: number[] = [];
   for (let i = 0; i < (loads.samples[0]?.inertia.length ?? 0); i++) {
     const mode = i < nJoints ? modeOf.get(loads.joints[i]!.joint) : undefined;
     if (i >= nJoints || mode === undefined || !isHighGain(mode)) free.push(i);
   }
-  const pdInFree = pdIndex.map((j) => free.indexOf(j));
+  const inFree = index.map((j) => free.indexOf(j));
   const inverses: number[][][] = [];
   let singular = 0;
   for (const s of loads.samples) {
     const inv = inverseSpd(submatrix(s.inertia, free));
-    if (!inv) {
-      singular++;
-      continue;
-    }
-    inverses.push(submatrix(inv, pdInFree));
+    if (inv) inverses.push(submatrix(inv, inFree));
+    else singular++;
   }
   if (singular > 0) warnings.push(`the joint-space inertia is singular at ${singular} of ${loads.samples.length} sampled configurations (a part of the body without mass); the stability check skips them`);
-  for (const w of inverses) gains.forEach((g, i) => (g.lightest = Math.min(g.lightest, 1 / w[i]![i]!)));
+  return inverses;
+}
 
-  const stiffness = gains.map((g) => (g.mode === 'velocity_pd' ? 0 : g.p));
-  const damping = gains.map((g) => (g.mode === 'velocity_pd' ? g.p : g.d));
-  const adjustable = gains.map((g) => (g.mode === 'velocity_pd' ? g.pFrom !== 'user' : g.dFrom !== 'user'));
-  const scaled = (w: number[][], gain: number[]): number[][] => scaledSymmetric(w, gain.map(Math.sqrt));
+/**
+ * Lowers `gain` (damping, or stiffness) of the joints `may` allows in every mode of w·gain whose term
+ * (weight × eigenvalue) exceeds `allowed`: each joint by ratio^(its share of the mode's eigenvector / the
+ * largest share), so the joints a mode lives in take the cut, and modes that come in clusters (a row of like
+ * joints) are cut at once. Returns whether anything was cut.
+ */
+function lowerModes(w: number[][], gain: number[], weight: number, allowed: number, may: (i: number) => boolean): boolean {
+  const { values, vectors } = symmetricEigen(scaledSymmetric(w, gain.map(Math.sqrt)));
+  const factor = gain.map(() => 1);
+  let any = false;
+  values.forEach((value, k) => {
+    const term = weight * value;
+    if (!(term > allowed)) return;
+    const ratio = Math.max(allowed / term, 0.05);
+    const share = vectors[k]!.map((v) => v * v);
+    const top = Math.max(...share.filter((_, i) => may(i)), 0);
+    if (top === 0) return;
+    share.forEach((sh, i) => {
+      if (may(i)) factor[i] = Math.min(factor[i]!, ratio ** (sh / top));
+    });
+    any = true;
+  });
+  factor.forEach((f, i) => (gain[i] = gain[i]! * f));
+  return any;
+}
+
+/**
+ * The stability step (see the header) on `stiffness` and `damping` (velocity loops: their P is a damping),
+ * in place; returns the worst sample's evaluation after it.
+ */
+function stabilise(inverses: readonly number[][][], stiffness: number[], damping: number[], mayStiffen: (i: number) => boolean, mayDamp: (i: number) => boolean, T: number): Evaluation | null {
   const evaluate = (w: number[][]): Evaluation => {
-    const alpha = T * T * largestEigenvalue(scaled(w, stiffness));
-    const beta = T * largestEigenvalue(scaled(w, damping));
+    const alpha = T * T * largestEigenvalue(scaledSymmetric(w, stiffness.map(Math.sqrt)));
+    const beta = T * largestEigenvalue(scaledSymmetric(w, damping.map(Math.sqrt)));
     return { margin: alpha + 2 * beta, alpha, beta };
   };
-  const worstOf = (set: readonly number[][][]): Evaluation | null =>
-    set.reduce<Evaluation | null>((worst, w) => {
+  const worstOf = (): Evaluation | null =>
+    inverses.reduce<Evaluation | null>((worst, w) => {
       const e = evaluate(w);
       return worst === null || e.margin > worst.margin ? e : worst;
     }, null);
-  /**
-   * Lowers `gain` (damping, or stiffness) of the adjustable joints in every mode of `w`·gain whose term exceeds
-   * `allowed`: each joint by ratio^(its share of the mode's eigenvector / the largest share), so the joints a
-   * mode lives in take the cut, and modes that come in clusters (a row of like joints) are all cut at once.
-   */
-  const lower = (w: number[][], gain: number[], weight: number, allowed: number, may: (i: number) => boolean): boolean => {
-    const { values, vectors } = symmetricEigen(scaled(w, gain));
-    const factor = gain.map(() => 1);
-    let any = false;
-    values.forEach((value, k) => {
-      const term = weight * value;
-      if (!(term > allowed)) return;
-      const ratio = Math.max(allowed / term, 0.05);
-      const share = vectors[k]!.map((v) => v * v);
-      const top = Math.max(...share.filter((_, i) => may(i)), 0);
-      if (top === 0) return;
-      share.forEach((sh, i) => {
-        if (may(i)) factor[i] = Math.min(factor[i]!, ratio ** (sh / top));
-      });
-      any = true;
-    });
-    factor.forEach((f, i) => (gain[i] = gain[i]! * f));
-    return any;
-  };
-  const mayDamp = (i: number): boolean => adjustable[i]!;
-  const mayStiffen = (i: number): boolean => adjustable[i]! && gains[i]!.pFrom !== 'user' && gains[i]!.mode !== 'velocity_pd';
-
-  // Lower the damping of the offending modes until every sample keeps to the target. The few worst samples are
-  // worked on first (a pass over all of them costs two eigenproblems per sample), then all of them re-checked.
-  let worst = worstOf(inverses);
+  // The few worst samples are worked on first (a pass over all of them costs two eigenproblems per sample),
+  // then all of them re-checked.
+  let worst = worstOf();
   for (let round = 0; worst !== null && worst.margin > STABILITY_TARGET && round < 20; round++) {
     const ranked = inverses.map((w) => ({ w, m: evaluate(w).margin })).sort((a, b) => b.m - a.m);
     const working = ranked.filter((r) => r.m > STABILITY_TARGET).slice(0, 8).map((r) => r.w);
@@ -232,16 +231,46 @@ export function designGains(
         const e = evaluate(w);
         if (e.margin <= STABILITY_TARGET) continue;
         // Room left for damping once the stiffness term is counted; a stiffness term over half the target leaves too little.
-        if (e.alpha > STABILITY_TARGET / 2) cut = lower(w, stiffness, T * T, STABILITY_TARGET / 2, mayStiffen) || cut;
+        if (e.alpha > STABILITY_TARGET / 2) cut = lowerModes(w, stiffness, T * T, STABILITY_TARGET / 2, mayStiffen) || cut;
         const room = STABILITY_TARGET - Math.min(e.alpha, STABILITY_TARGET / 2);
-        cut = lower(w, damping, 2 * T, room, mayDamp) || cut;
+        cut = lowerModes(w, damping, 2 * T, room, mayDamp) || cut;
       }
       if (!cut) break;
       changed = true;
     }
-    worst = worstOf(inverses)!;
+    worst = worstOf();
     if (!changed) break; // nothing adjustable is left to lower
   }
+  return worst;
+}
+
+/**
+ * Gains for every joint in a PD mode. `extraInertia` adds to a joint's heaviest inertia (a drive wheel
+ * also turns its share of the body through the ground); `user` gains replace the model's.
+ */
+export function designGains(
+  loads: Loads,
+  modes: readonly JointMode[],
+  options: GainOptions = {},
+  user: ReadonlyMap<string, UserGains> = new Map(),
+  extraInertia: ReadonlyMap<string, number> = new Map(),
+): GainDesign {
+  const o = pick(options);
+  const T = o.timeStep;
+  const warnings: string[] = [];
+  const { gains, index } = formulaGains(loads, modes, o, user, extraInertia, warnings);
+  const inverses = freeInverseInertias(loads, modes, index, warnings);
+  for (const w of inverses) gains.forEach((g, i) => (g.lightest = Math.min(g.lightest, 1 / w[i]![i]!)));
+  const stiffness = gains.map((g) => (g.mode === 'velocity_pd' ? 0 : g.p));
+  const damping = gains.map((g) => (g.mode === 'velocity_pd' ? g.p : g.d));
+  const worst = stabilise(
+    inverses,
+    stiffness,
+    damping,
+    (i) => gains[i]!.pFrom !== 'user' && gains[i]!.dFrom !== 'user' && gains[i]!.mode !== 'velocity_pd',
+    (i) => (gains[i]!.mode === 'velocity_pd' ? gains[i]!.pFrom !== 'user' : gains[i]!.dFrom !== 'user'),
+    T,
+  );
 
   gains.forEach((g, i) => {
     if (g.mode === 'velocity_pd') {
