@@ -20,7 +20,7 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 let n = 0;
 const fresh = (): string => join(dir, `out${n++}`);
-const FILES = ['README.md', 'choreonoid_ros2_control.yaml', 'ros2_control.xml', 'ros2_controllers.yaml'];
+const FILES = ['README.md', 'choreonoid_ros2_control.yaml', 'ros2_control.xml', 'ros2_controllers.yaml', 'spawners.yaml'];
 
 describe('body-bridge control', () => {
   it('writes the block, the gains, the controllers and a README, and says what it made', async () => {
@@ -28,7 +28,7 @@ describe('body-bridge control', () => {
     const r = await run('control', pa10, '-o', out, '--samples', '40');
     expect(r.code).toBe(0);
     expect(readdirSync(out).sort()).toEqual(FILES);
-    expect(r.err).toMatch(/wrote ros2_control.xml, choreonoid_ros2_control.yaml, ros2_controllers.yaml, README.md .* 9 joints, 9 with gains .* controllers joint_state_broadcaster, arm_controller, hand_controller/);
+    expect(r.err).toMatch(/wrote ros2_control.xml, choreonoid_ros2_control.yaml, ros2_controllers.yaml, spawners.yaml, README.md .* 9 joints, 9 with gains .* controllers joint_state_broadcaster, arm_controller, hand_controller/);
     const block = readFileSync(join(out, 'ros2_control.xml'), 'utf8');
     expect(readRos2Control(`<robot name="PA10">\n${block}</robot>`)[0]!.joints).toHaveLength(9);
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(/^# ros2_control for PA10 in Choreonoid/);
