@@ -1,7 +1,7 @@
 // The <ros2_control> block (src/control/ros2-control-block.ts, modes.ts): which command interface each
 // joint gets, its min/max, the block as ros2_control's parser reads it, and URDFs carrying it still
 // accepted by check_urdf, kdl_parser and sdformat. The node's robot_description with the parameter on.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { controlBlock } from '../src/control/config.js';
@@ -20,7 +20,7 @@ import { defaultParams, validateParam } from '../src/ros/params.js';
 import { toUrdf } from '../src/urdf/index.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 import { skipWithout } from './support/peer-skip.js';
-import { readRos2Control } from './support/ros2-control-read.js';
+import { parseWithRos2Control, readRos2Control, ros2ControlParserPeers } from './support/ros2-control-read.js';
 import { scratchDir } from './support/temp-dir.js';
 import { checkUrdf, checkUrdfPeer, kdlJoints, kdlPeers, sdformatLoad, sdformatPeers } from './support/urdf-peers.js';
 
@@ -151,6 +151,15 @@ describe('for corpus robots and the cart', () => {
     const modes = Object.fromEntries(hw!.joints.map((j) => [j.name, j.command.map((c) => c.name).join(',')]));
     expect(modes).toMatchObject(cases[i]!.expected);
     expect(hw!.name).toBe(model.name);
+  });
+
+  it.skipIf(skipWithout(...ros2ControlParserPeers()))("ros2_control's own parser reads the blocks exactly as the tests' reader does", () => {
+    for (const u of urdfs) expect(parseWithRos2Control(u.path), u.path).toEqual(readRos2Control(u.xml));
+    // And it refuses what the reader refuses.
+    const bad = join(dir, 'bad.urdf');
+    writeFileSync(bad, urdfs[0]!.xml.replace('<hardware>', '<hardwar>').replace('</hardware>', '</hardwar>'));
+    expect(() => parseWithRos2Control(bad)).toThrow(/invalid tag name hardwar/);
+    expect(() => readRos2Control(readFileSync(bad, 'utf8'))).toThrow(/invalid tag name hardwar/);
   });
 
   it.skipIf(skipWithout(checkUrdfPeer()))('check_urdf accepts the URDFs with the block', () => {

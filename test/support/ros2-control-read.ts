@@ -5,6 +5,12 @@
 // interface and <param> needs a `name`; min, max (and initial_value) are an interface's <param>s. A test
 // that has the real parser (ros2-control-peer) compares against it instead.
 
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { compileHarness } from './harness.js';
+import { projectRoot } from './oracle.js';
+import { findCxx, findHardwareInterface, found, memo } from './peers.js';
+
 export interface InterfaceRead {
   name: string;
   min?: string;
@@ -98,4 +104,39 @@ export function readRos2Control(urdf: string): HardwareRead[] {
     }
     return hw;
   });
+}
+
+// --- the real parser, where ros2_control is installed -------------------------------------------
+
+
+export const ros2ControlParserPeers = memo(() => [findCxx(), findHardwareInterface()] as const);
+
+/** The blocks as hardware_interface::parse_control_resources_from_urdf reads them (test/peers/ros2_control_parse.cpp). */
+export function parseWithRos2Control(urdfFile: string): HardwareRead[] {
+  const [cxx, hw] = ros2ControlParserPeers();
+  const binary = compileHarness({
+    cxx: found(cxx).exe,
+    source: join(projectRoot, 'test/peers/ros2_control_parse.cpp'),
+    binary: join(projectRoot, 'build/ros2_control_parse'),
+    flags: found(hw),
+    before: ['-O1', '-std=c++17'],
+  });
+  const r = spawnSync(binary, [urdfFile], { encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`ros2_control_parse ${urdfFile} (${r.status}): ${r.stderr.trim()}`);
+  const out: HardwareRead[] = [];
+  let joint: JointRead | undefined;
+  for (const line of r.stdout.split('\n')) {
+    const [head, ...rest] = line.split(' ');
+    if (head === 'hardware') out.push({ name: rest[0]!, type: rest[1]!, plugin: rest.slice(2).join(' '), joints: [] });
+    else if (head === 'joint') out[out.length - 1]!.joints.push((joint = { name: rest.join(' '), command: [], state: [] }));
+    else if (head === 'command') {
+      const c: InterfaceRead = { name: rest[0]! };
+      for (const kv of rest.slice(1)) {
+        if (kv.startsWith('min=')) c.min = kv.slice(4);
+        if (kv.startsWith('max=')) c.max = kv.slice(4);
+      }
+      joint!.command.push(c);
+    } else if (head === 'state') joint!.state.push({ name: rest[0]! });
+  }
+  return out;
 }
