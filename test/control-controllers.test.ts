@@ -44,7 +44,7 @@ describe('PA10 in position_pd', () => {
 
   it('claims position (what BodySystemInterface exports for position_pd), reads position and velocity, in sim time', () => {
     for (const n of ['/arm_controller', '/hand_controller']) {
-      expect(doc[n]!.ros__parameters).toMatchObject({ command_interfaces: ['position'], state_interfaces: ['position', 'velocity'], use_sim_time: true });
+      expect(doc[n]!.ros__parameters).toMatchObject({ command_interfaces: ['position'], state_interfaces: ['position', 'velocity'], use_sim_time: true, allow_nonzero_velocity_at_trajectory_end: false });
       expect(doc[n]!.ros__parameters.gains).toBeUndefined();
     }
   });

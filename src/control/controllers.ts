@@ -182,6 +182,8 @@ function trajectoryParameters(
     state_interfaces: ['position', 'velocity'],
     state_publish_rate: double(JOINT_STATE_RATE),
     allow_partial_joints_goal: false,
+    // Humble's controller warns that its default, true, is deprecated; MoveIt's trajectories end at rest.
+    allow_nonzero_velocity_at_trajectory_end: false,
     constraints,
   };
   if (command === 'velocity') {
