@@ -28,6 +28,9 @@ ARGUMENTS = {
     'world_frame': ('', 'A URDF world link above the root; empty = the params file value'),
     'free_root_frame': ('', "A free root's stand-in parent on /tf_static (e.g. world for MoveIt); empty = the params file value"),
     'publish_robot_description_semantic': ('', 'true: publish the MoveIt SRDF on robot_description_semantic; empty = the params file value'),
+    'node_name': ('body_bridge', "The node's name: robot_state_publisher where choreonoid_ros's ROS2ControlItem reads robot_description from it"),
+    'ros2_control': ('', "A mode (position_pd, ...): robot_description carries the <ros2_control> block (docs/control.md); empty = the params file value"),
+    'publish_joint_states': ('', 'true/false: publish the initial joint positions until another publisher appears; empty = the params file value'),
 }
 
 

@@ -6,7 +6,9 @@
 
 Parameters come from params_file (config/bridge.params.yaml by default, every parameter documented
 there); body_file, frame_prefix and use_sim_time come from the launch arguments and win over it, and so
-do world_frame, free_root_frame and publish_robot_description_semantic when they are given (not empty).
+do world_frame, free_root_frame, publish_robot_description_semantic, ros2_control and publish_joint_states
+when they are given (not empty). node_name:=robot_state_publisher runs it where choreonoid_ros's
+ROS2ControlItem looks for robot_description (simulation.launch.py does).
 """
 
 import os
@@ -22,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import body_bridge_tools as tools  # noqa: E402
 
 # Launch arguments that set a node parameter only when given: empty leaves the params file's value.
-OPTIONAL = {'world_frame': str, 'free_root_frame': str, 'publish_robot_description_semantic': bool}
+OPTIONAL = {'world_frame': str, 'free_root_frame': str, 'publish_robot_description_semantic': bool, 'ros2_control': str, 'publish_joint_states': bool}
 
 
 def bridge_node(context):
@@ -34,7 +36,7 @@ def bridge_node(context):
     node = Node(
         package='body_bridge',
         executable='body_bridge',
-        name='body_bridge',
+        name=LaunchConfiguration('node_name'),
         namespace=LaunchConfiguration('namespace'),
         output='screen',
         parameters=[

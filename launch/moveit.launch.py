@@ -72,7 +72,7 @@ def moveit_nodes(context):
         return LaunchConfiguration(name).perform(context)
 
     use_sim_time = is_true(get('use_sim_time'))
-    parameters = tools.file_parameters(get('params_file'))
+    parameters = tools.file_parameters(get('params_file'), node=get('node_name'))
     model = tools.model_argument(get('body_file'))
     free_root_frame = get('free_root_frame')
     distro = os.environ.get('ROS_DISTRO', 'humble')
@@ -162,7 +162,7 @@ def moveit_nodes(context):
 def generate_launch_description():
     share = FindPackageShare('body_bridge')
     arguments = tools.declare(
-        'body_file', 'use_sim_time', 'params_file', 'joint_states_topic', 'free_root_frame',
+        'body_file', 'use_sim_time', 'params_file', 'joint_states_topic', 'free_root_frame', 'node_name', 'ros2_control', 'publish_joint_states',
         free_root_frame=('world', "A free root's parent on /tf_static and the SRDF's virtual joint parent; '' when something else publishes it"),
     ) + [
         DeclareLaunchArgument('execution', default_value='false',
@@ -182,6 +182,9 @@ def generate_launch_description():
             'joint_states_topic': LaunchConfiguration('joint_states_topic'),
             'free_root_frame': LaunchConfiguration('free_root_frame'),
             'publish_robot_description_semantic': 'true',
+            'node_name': LaunchConfiguration('node_name'),
+            'ros2_control': LaunchConfiguration('ros2_control'),
+            'publish_joint_states': LaunchConfiguration('publish_joint_states'),
         }.items(),
     )
     return LaunchDescription(arguments + [bridge, OpaqueFunction(function=moveit_nodes)])

@@ -23,9 +23,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   view: ['.', 'model', 'kinematics', 'urdf', 'devices'],
   // moveit builds MoveIt's messages (planning-scene objects) as plain data, as devices builds sensor messages.
   moveit: ['model', 'kinematics', 'urdf', 'messages'],
+  control: ['model', 'kinematics', 'urdf', 'moveit'],
+  project: ['model'],
   rviz: ['model', 'kinematics', 'devices'],
-  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'rviz'],
-  ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit'],
+  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'control', 'project', 'rviz'],
+  ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit', 'control'],
 };
 
 /** The only file that may import rclnodejs: the rest of the node sees a Transport. */

@@ -32,7 +32,7 @@ function requireBuild(): void {
 }
 
 describe.skipIf(skipWithout(python3))('launch files', () => {
-  const files = ['launch/bridge.launch.py', 'launch/display.launch.py', 'launch/moveit.launch.py', 'launch/body_bridge_tools.py'];
+  const files = ['launch/bridge.launch.py', 'launch/display.launch.py', 'launch/moveit.launch.py', 'launch/simulation.launch.py', 'launch/body_bridge_tools.py'];
 
   it('compile with python3 -m py_compile', () => {
     const r = spawnSync(found(python3).exe, ['-m', 'py_compile', ...files], {
@@ -91,6 +91,11 @@ print(json.dumps(out))`;
     const moveit = info['launch/moveit.launch.py']!;
     expect(moveit.args).toEqual(expect.arrayContaining(['body_file', 'free_root_frame', 'joint_states_topic', 'execution', 'rviz']));
     expect(moveit.nodes.map((n) => n.package)).toEqual(["'moveit_ros_move_group'", "'rviz2'"]);
+    expect(node.name).toBe("LaunchConfiguration('node_name')");
+    const simulation = info['launch/simulation.launch.py']!;
+    expect(simulation.args).toEqual(expect.arrayContaining(['body_file', 'project', 'namespace', 'mode', 'joint_modes', 'gains_file', 'gui', 'rviz']));
+    expect(simulation.nodes.map((n) => n.package)).toEqual(["'choreonoid_ros'", "'controller_manager'"]);
+    expect(simulation.nodes[0]!.parameters).toBe('[gains, controllers]');
   });
 });
 

@@ -3,6 +3,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { checkCommand } from './check.js';
+import { controlCommand } from './control.js';
 import { processIo, type Command, type CommandIo } from './command.js';
 import { infoCommand } from './info.js';
 import { moveitCommand } from './moveit.js';
@@ -18,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
   { name: 'tf', summary: 'the pose of every frame for given joint values', run: runTf },
   viewCommand,
   moveitCommand,
+  controlCommand,
   rvizCommand,
 ];
 

@@ -5,7 +5,7 @@ import type { RosModel } from '../model/ros-conventions.js';
 import { urdfRobotName } from '../urdf/index.js';
 import { type CollisionMatrix, type CollisionMatrixOptions, type SelfCollisionChecker, computeCollisionMatrix, pairKey, selfCollisionChecker } from './collision-matrix.js';
 import { type GroupsFile, mergeGroups } from './groups-file.js';
-import { WHOLE_BODY_GROUP, inferGroups } from './groups.js';
+import { type InferredGroups, WHOLE_BODY_GROUP, inferGroups } from './groups.js';
 import { type LimitOptions, controllersYaml, jointLimitsYaml, kinematicsYaml } from './limits.js';
 import { MOVEIT_FRACTION, STEP, linkRadii, segmentFraction } from './motion-check.js';
 import { type MoveItDistro, omplPlanningYaml } from './ompl.js';
@@ -39,16 +39,24 @@ export interface MoveItConfig {
   files: MoveItFile[];
 }
 
+/**
+ * The planning groups of a model as ROS sees it: inferred (named after the model's own link names), with a
+ * --groups file applied. The SRDF and the controllers for them (MoveIt's and ros2_control's) start here.
+ */
+export function planningGroups(ros: RosModel, groups?: { file: GroupsFile; name: string }): InferredGroups {
+  const original = new Map([...ros.renamed].map(([from, to]) => [to, from]));
+  const inferred = inferGroups(ros.model, (l) => original.get(l) ?? l);
+  return groups ? mergeGroups(inferred, groups.file, groups.name) : inferred;
+}
+
 /** The SRDF and what it was made from (the node publishes only this). */
 export function semanticDescription(
   ros: RosModel,
   options: MoveItOptions = {},
   checker?: SelfCollisionChecker,
 ): { semantic: SemanticDescription; srdf: string; matrix: CollisionMatrix; notes: string[] } {
-  const { model, renamed } = ros;
-  const original = new Map([...renamed].map(([from, to]) => [to, from]));
-  let inferred = inferGroups(model, (l) => original.get(l) ?? l);
-  if (options.groups) inferred = mergeGroups(inferred, options.groups.file, options.groups.name);
+  const { model } = ros;
+  const inferred = planningGroups(ros, options.groups);
   const home = homePositions(model);
   const matrix = computeCollisionMatrix(model, { ...options, home: new Map(home) }, checker);
   const vj = virtualJointFor(model, options.virtualParent ?? 'world');

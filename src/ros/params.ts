@@ -2,6 +2,7 @@
 // names keep its meaning (publish_frequency, ignore_timestamp, frame_prefix); the rest are body_bridge's.
 // The same table drives rclnodejs declarations, config/bridge.params.yaml's documentation and the dry run.
 
+import { CONTROL_MODES, isControlMode, parseJointModes } from '../control/modes.js';
 import { LINK_NAMINGS, type LinkNaming, ROOT_INERTIAS, type RootInertia, type RosConventions } from '../model/ros-conventions.js';
 
 /** The naming and root-inertia conventions the parameters ask for (validated values). */
@@ -62,6 +63,10 @@ export interface NodeParams {
   placement_topic: string;
   /** `odometry` (nav_msgs/Odometry, relative to where the body started) or `pose_stamped` (geometry_msgs/PoseStamped in placement_frame). */
   placement_topic_type: string;
+  /** '' = no <ros2_control> block in robot_description; else every joint's mode for choreonoid_ros's ROS2ControlItem. */
+  ros2_control: string;
+  /** Per-joint modes instead, `JOINT=MODE`. */
+  ros2_control_joint_modes: string[];
 }
 
 export type ParamName = keyof NodeParams;
@@ -183,6 +188,18 @@ export const paramSpecs: readonly ParamSpec[] = [
     description:
       "'odometry': nav_msgs/Odometry, the root's motion since the body started (its pose is 'placement' composed with the odometry pose, as diff_drive_controller counts from where the robot stood). 'pose_stamped': geometry_msgs/PoseStamped, the root's pose in placement_frame.",
   },
+  {
+    name: 'ros2_control',
+    kind: 'string',
+    default: '',
+    description: `'' = none. Otherwise robot_description carries the <ros2_control> block choreonoid_ros's ROS2ControlItem reads (as body-bridge control writes it), every moving joint commanded in this mode: ${CONTROL_MODES.join(', ')} (drive wheels in its velocity form). Run the node as robot_state_publisher in the item's namespace: the item reads that node's robot_description parameter.`,
+  },
+  {
+    name: 'ros2_control_joint_modes',
+    kind: 'string_array',
+    default: [],
+    description: "Per-joint modes instead of ros2_control's, 'JOINT=MODE'.",
+  },
 ];
 
 export const PLACEMENT_TOPIC_TYPES = ['odometry', 'pose_stamped'] as const;
@@ -258,6 +275,13 @@ export function validateParam(name: string, value: unknown): string | null {
       const eq = entry.indexOf('=');
       if (eq <= 0 || entry.slice(eq + 1).trim() === '') return `device_input_topics: '${entry}' is not DEVICE=TOPIC`;
     }
+  }
+  if (name === 'ros2_control' && value !== '' && !isControlMode(value as string)) {
+    return `ros2_control must be '' (none) or one of ${CONTROL_MODES.join(', ')} (got '${String(value)}')`;
+  }
+  if (name === 'ros2_control_joint_modes') {
+    const parsed = parseJointModes(value as string[]);
+    if (typeof parsed === 'string') return `ros2_control_joint_modes: ${parsed}`;
   }
   if (name === 'initial_joint_positions') {
     for (const entry of value as string[]) {

@@ -122,7 +122,7 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
     const changed = (name: keyof NodeParams): boolean => name in changes && JSON.stringify(next[name]) !== JSON.stringify(previous[name]);
     const served = model.current();
 
-    const describeChanged = (['mesh_dir', 'package_uris'] as const).some(changed);
+    const describeChanged = (['mesh_dir', 'package_uris', 'ros2_control', 'ros2_control_joint_modes'] as const).some(changed);
     // These change the frame tree itself (world_frame decides whether the root inertia moves): a full reload.
     const reloadChanged = (['world_frame', 'link_names', 'root_inertia', 'publish_robot_description_semantic', 'collision_samples'] as const).some(changed);
     // Nothing served yet (the start failed): naming body_file again retries even when unchanged, and so

@@ -6,6 +6,8 @@ export interface XmlElement {
   name: string;
   attributes: [string, string][];
   children: XmlNode[];
+  /** Character content of an element without children (ros2_control's <plugin>, <param>). */
+  text?: string;
 }
 
 export type XmlNode = XmlElement | { comment: string };
@@ -57,12 +59,22 @@ export function escapeAttribute(s: string): string {
   });
 }
 
+/** Character content: markup characters as references. */
+const escapeText = (s: string): string => xmlSafe(s).replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+
 /** Comment text: "--" is not allowed inside a comment and a trailing "-" would merge with the terminator. */
 const escapeComment = (s: string): string => xmlSafe(s).replace(/-(?=-)/g, '- ').replace(/-$/, '- ');
 
 export function serialize(root: XmlElement): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n'];
   write(root, 0, out);
+  return out.join('');
+}
+
+/** One element (or comment) without the XML declaration, indented as if `depth` levels deep: a block to splice into a document. */
+export function serializeFragment(node: XmlNode, depth: number): string {
+  const out: string[] = [];
+  write(node, depth, out);
   return out.join('');
 }
 
@@ -74,6 +86,10 @@ function write(node: XmlNode, depth: number, out: string[]): void {
   }
   out.push(indent, '<', node.name);
   for (const [k, v] of node.attributes) out.push(' ', k, '="', escapeAttribute(v), '"');
+  if (node.text !== undefined && node.children.length === 0) {
+    out.push('>', escapeText(node.text), '</', node.name, '>\n');
+    return;
+  }
   if (node.children.length === 0) {
     out.push('/>\n');
     return;

@@ -353,6 +353,20 @@ export function findSrdfdom(env: Env = process.env): Lookup<SrdfdomInstall> {
   return missing('srdfdom', 'ros', why, install);
 }
 
+/**
+ * ros2_control's URDF reader (hardware_interface's component_parser): its header and library in a ROS 2 prefix,
+ * with tinyxml2 where the ROS 2 install or the system has it.
+ */
+export function findHardwareInterface(env: Env = process.env): Lookup<CompileFlags> {
+  const install = rosInstall('a ROS 2 with ros2_control (ros-<distro>-hardware-interface, or github.com/ros-controls/ros2_control built in a workspace)');
+  for (const prefix of rosPrefixes(env)) {
+    const lib = findLibrary('hardware_interface', 'hardware_interface/component_parser.hpp', [prefix]);
+    if (lib) return { ok: true, cflags: [`-I${lib.includeDir}`], libs: [`-L${lib.libDir}`, `-Wl,-rpath,${lib.libDir}`, '-lhardware_interface'] };
+  }
+  const why = notSourced(env) ?? `hardware_interface/component_parser.hpp with libhardware_interface.so is in none of ${rosPrefixes(env).join(', ')}`;
+  return missing('hardware_interface (ros2_control)', 'ros', why, install);
+}
+
 /** An installed Choreonoid SDK: its include/choreonoid-X.Y (with cnoid/BodyLoader) and libCnoidBody.so. */
 export interface ChoreonoidInstall {
   prefix: string;

@@ -1,0 +1,135 @@
+"""A Choreonoid model simulated under ros2_control, moved by MoveIt: one command from a .body (or .wrl).
+
+    ros2 launch body_bridge simulation.launch.py body_file:=/path/to/PA10.body
+    ros2 launch body_bridge simulation.launch.py body_file:=cart.body rviz:=true gui:=true
+    ros2 launch body_bridge simulation.launch.py body_file:=robot.body project:=my_world.cnoid
+
+At launch `body-bridge control` writes, from the model, into a temporary folder: the PD gains for choreonoid_ros's
+BodySystemInterface, ros2_controllers.yaml (controller manager at one update per simulation step,
+joint_state_broadcaster, one joint_trajectory_controller per MoveIt planning group, a diff_drive_controller for a
+two-wheeled base), spawners.yaml, and — without project:= — a Choreonoid project (world, floor, AIST simulator,
+the body with BodyROS2Item and ROS2ControlItem, WorldROS2Item). Given project:=, it checks that project instead
+and stops, saying where, when it lacks what ros2_control needs. Then it starts:
+
+- Choreonoid (choreonoid_ros's `choreonoid`, without a window unless gui:=true) with that project, the
+  simulation running, the gains and controllers files as its parameters;
+- body_bridge as robot_state_publisher (where ROS2ControlItem reads robot_description) with the <ros2_control>
+  block, in simulation time, following /joint_states from joint_state_broadcaster; move_group with
+  execution:=true (moveit.launch.py); rviz:=true adds rviz2;
+- the spawners, which wait for the controller manager inside Choreonoid.
+
+A two-wheeled base: diff_drive_controller publishes odom → base, so body_bridge publishes no world → root.
+docs/control.md says more.
+"""
+
+import os
+import sys
+import tempfile
+
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
+from launch_ros.actions import Node, PushRosNamespace
+from launch_ros.substitutions import FindPackageShare
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import body_bridge_tools as tools  # noqa: E402
+
+# Seconds a spawner waits for the controller manager: Choreonoid loads the project and waits for
+# robot_state_publisher's robot_description before it starts one.
+CONTROLLER_MANAGER_TIMEOUT = 300.0
+
+
+def is_true(text):
+    return text.lower() in ('true', '1', 'yes')
+
+
+def simulation(context):
+    def get(name):
+        return LaunchConfiguration(name).perform(context)
+
+    model = os.path.abspath(tools.model_argument(get('body_file')))
+    namespace = get('namespace')
+    project = get('project')
+    mode = get('mode')
+    distro = os.environ.get('ROS_DISTRO', 'humble')
+    out = tempfile.mkdtemp(prefix='body_bridge_control_')
+    args = ['control', model, '-o', out, '--mode', mode, '--ros-distro', distro if distro in ('humble', 'jazzy') else 'humble']
+    args += [a for entry in get('joint_modes').split() for a in ('--joint-mode', entry)]
+    if get('gains_file'):
+        args += ['--gains', get('gains_file')]
+    if namespace:
+        args += ['--namespace', namespace]
+    if get('time_step'):
+        args += ['--time-step', get('time_step')]
+    args += ['--project-file', os.path.abspath(project)] if project else ['--project']
+    args += tools.convention_args(tools.file_parameters(get('params_file'), namespace, 'robot_state_publisher'))
+    # A project that lacks what ros2_control needs stops the launch here, with the problems located in it.
+    report = tools.run_cli(args)
+    spawners = tools.read_yaml(os.path.join(out, 'spawners.yaml'))
+    gains = os.path.join(out, 'choreonoid_ros2_control.yaml')
+    controllers = os.path.join(out, 'ros2_controllers.yaml')
+    project_file = os.path.abspath(project) if project else os.path.join(out, 'simulation.cnoid')
+
+    choreonoid = Node(
+        package='choreonoid_ros',
+        executable='choreonoid',
+        arguments=[project_file, '--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
+        parameters=[gains, controllers],
+        output='screen',
+    )
+    manager = spawners['controller_manager']
+
+    def spawner(names, inactive):
+        return Node(
+            package='controller_manager',
+            executable='spawner',
+            arguments=list(names) + ['-c', manager, '--param-file', controllers,
+                                     '--controller-manager-timeout', str(CONTROLLER_MANAGER_TIMEOUT)] + (['--inactive'] if inactive else []),
+            output='screen',
+        )
+
+    moveit = IncludeLaunchDescription(
+        PythonLaunchDescriptionSource(PathJoinSubstitution([FindPackageShare('body_bridge'), 'launch', 'moveit.launch.py'])),
+        launch_arguments={
+            'body_file': model,
+            'use_sim_time': 'true',
+            'params_file': get('params_file'),
+            'joint_states_topic': 'joint_states',
+            # diff_drive_controller publishes odom → base; otherwise the root's initial pose stands in for it.
+            'free_root_frame': '' if spawners.get('diff_drive') else 'world',
+            'node_name': 'robot_state_publisher',
+            'ros2_control': mode,
+            'publish_joint_states': 'false',
+            'execution': 'true',
+            'rviz': get('rviz'),
+        }.items(),
+    )
+    actions = [
+        LogInfo(msg='ros2_control configuration from %s in %s (%s)' % (model, out, report.strip().splitlines()[-1])),
+        tools.remove_at_shutdown(out),
+        choreonoid,
+        spawner(spawners['active'], False),
+    ]
+    if spawners.get('inactive'):
+        actions.append(spawner(spawners['inactive'], True))
+    # body_bridge and move_group in the item's namespace, where the controllers are.
+    actions.append(GroupAction([PushRosNamespace(namespace), moveit]) if namespace else moveit)
+    return actions
+
+
+def generate_launch_description():
+    arguments = tools.declare('body_file', 'params_file') + [
+        DeclareLaunchArgument('project', default_value='',
+                              description='A Choreonoid project of your own (checked first); empty = one made from the model'),
+        DeclareLaunchArgument('namespace', default_value='', description="ROS2ControlItem's namespace ('' or absolute, /robot1)"),
+        DeclareLaunchArgument('mode', default_value='position_pd',
+                              description='Every joint\'s command interface: position_pd (default), velocity_pd, effort, position, velocity'),
+        DeclareLaunchArgument('joint_modes', default_value='', description='Per-joint modes, space-separated JOINT=MODE'),
+        DeclareLaunchArgument('gains_file', default_value='', description='PD gains replacing the model\'s (docs/control.md)'),
+        DeclareLaunchArgument('time_step', default_value='', description="The simulation step in s; empty = 0.001, or the project's"),
+        DeclareLaunchArgument('gui', default_value='false', description="true: Choreonoid's window"),
+        DeclareLaunchArgument('rviz', default_value='false', description='Start rviz2 with the MotionPlanning display'),
+    ]
+    return LaunchDescription(arguments + [OpaqueFunction(function=simulation)])

@@ -1,0 +1,241 @@
+// ros2_controllers.yaml: the controller_manager that ROS2ControlItem runs inside Choreonoid, and the
+// controllers it loads — joint_state_broadcaster, one joint_trajectory_controller per planning group under
+// the names moveit_controllers.yaml gives MoveIt (moveit/limits.ts groupControllers), and a
+// diff_drive_controller for a differential base (wheels.ts).
+//
+// - update_rate = 1 / simulation step. ROS2ControlItem calls the controller manager once per step whatever
+//   its update_rate says (ROS2ControlItem.cpp: "TODO: apply update_rate"), and the manager runs a controller
+//   with its own update_rate every update_rate / controller_rate calls: only a manager rate equal to the
+//   step rate gives controllers the rate (and period) they ask for. It must be an integer (the item reads it
+//   with as_int()).
+// - Keys are the nodes' fully qualified names in the item's namespace: rcl applies them inside the Choreonoid
+//   process (--params-file), and the spawner's --param-file looks controllers up by that name too.
+// - One joint, one active controller: a controller whose joints an earlier one already claims is loaded
+//   inactive (spawner --inactive) — switch_controller can swap them. whole_body has no controller (MoveIt
+//   splits its trajectories over the limbs').
+// - Every number a controller declares as double is written with a fraction: a ROS parameter's type
+//   is fixed by how it is written.
+import { Document, Scalar, YAMLMap } from 'yaml';
+import { velocityLimit } from '../model/joint.js';
+import type { Joint } from '../model/types.js';
+import { accelerationLimit } from '../moveit/limits.js';
+import type { GroupController } from '../moveit/limits.js';
+import type { GainDesign, JointGains } from './gains.js';
+import { type CommandInterface, type ControlMode, claimedInterface } from './modes.js';
+import type { DiffDrive } from './wheels.js';
+
+export const JOINT_STATE_BROADCASTER = 'joint_state_broadcaster';
+export const DIFF_DRIVE_CONTROLLER = 'diff_drive_controller';
+export const CONTROLLER_MANAGER = 'controller_manager';
+export const CONTROL_DISTROS = ['humble', 'jazzy'] as const;
+export type ControlDistro = (typeof CONTROL_DISTROS)[number];
+
+/** Hz: joint_states for rviz, MoveIt and body_bridge's /tf; every step (1 kHz) would only load the graph. */
+export const JOINT_STATE_RATE = 100;
+/** s a trajectory controller waits past a trajectory's end for the joints to settle within the goal tolerance (MoveIt allows 0.5 s beyond the expected duration). */
+export const GOAL_TIME = 0.5;
+/** Path tolerance = this × the error the loop is predicted to show at the joint's velocity and acceleration limits. */
+export const PATH_TOLERANCE_FACTOR = 3;
+/** rad or m: the path tolerance of a joint the simulator holds itself (high gain), which only a blocked joint exceeds. */
+export const HIGH_GAIN_PATH_TOLERANCE = 0.05;
+
+export interface ControllerSpec {
+  name: string;
+  type: string;
+  joints: string[];
+  /** Loaded active, or inactive because its joints are claimed by an earlier controller. */
+  active: boolean;
+}
+
+export interface ControllersOptions {
+  /** s (1 / update_rate). */
+  timeStep: number;
+  /** ROS2ControlItem's namespace: '' or absolute (`/robot1`). */
+  namespace: string;
+  distro: ControlDistro;
+  /** body_bridge's frame_prefix, for the odometry frames. */
+  framePrefix: string;
+  /** The gain design's allowed sag (goal tolerance floor). */
+  maxSag: number;
+}
+
+export interface ControllersFile {
+  text: string;
+  controllers: ControllerSpec[];
+  notes: string[];
+}
+
+const double = (x: number): Scalar => {
+  const s = new Scalar(Number(x.toPrecision(6)));
+  s.minFractionDigits = 1;
+  return s;
+};
+
+/** A node's fully qualified name in a namespace ('' or absolute). */
+export const qualifiedName = (namespace: string, node: string): string => `${namespace.replace(/\/+$/, '')}/${node}`;
+
+export class ControlConfigError extends Error {}
+
+/** Tolerances of one joint: goal (at rest) and trajectory (while moving), from its loop's predicted errors. */
+export function jointTolerances(joint: Joint, mode: ControlMode, gains: JointGains | undefined, maxSag: number): { goal: number; trajectory: number } {
+  if (!gains || gains.mode === 'velocity_pd') return { goal: 2 * maxSag, trajectory: HIGH_GAIN_PATH_TOLERANCE };
+  const v = velocityLimit(joint);
+  const a = accelerationLimit(v);
+  const moving = gains.sag + gains.lag * v + (gains.inertia / gains.p) * a;
+  return { goal: 2 * Math.max(gains.sag, maxSag), trajectory: PATH_TOLERANCE_FACTOR * moving };
+}
+
+/**
+ * The controllers file. `modes` gives every moving joint's mode; `gains` the PD gains (the trajectory
+ * controllers' PID for effort joints, and the tolerances); `groups` the MoveIt groups' controllers.
+ */
+export function controllersFile(
+  joints: readonly Joint[],
+  modes: ReadonlyMap<string, ControlMode>,
+  gains: GainDesign,
+  groups: readonly GroupController[],
+  drive: DiffDrive | null,
+  options: ControllersOptions,
+): ControllersFile {
+  const notes: string[] = [];
+  const byJoint = new Map(joints.map((j) => [j.name, j]));
+  const gainOf = new Map(gains.joints.map((g) => [g.joint, g]));
+  const claimed = new Set<string>();
+  const controllers: ControllerSpec[] = [{ name: JOINT_STATE_BROADCASTER, type: 'joint_state_broadcaster/JointStateBroadcaster', joints: [], active: true }];
+  const sections: [string, Record<string, unknown>][] = [];
+  const updateRate = Math.round(1 / options.timeStep);
+  if (Math.abs(updateRate * options.timeStep - 1) > 1e-9) {
+    throw new ControlConfigError(`a simulation step of ${options.timeStep} s is not a whole number of steps per second: controller_manager's update_rate is an integer`);
+  }
+  const common = { use_sim_time: true };
+  sections.push([JOINT_STATE_BROADCASTER, { ...common, update_rate: Math.min(JOINT_STATE_RATE, updateRate) }]);
+
+  if (drive) {
+    const wheelModes = [drive.left.joint, drive.right.joint].map((j) => modes.get(j)!);
+    if (wheelModes.some((m) => claimedInterface(m) !== 'velocity')) {
+      notes.push(`no ${DIFF_DRIVE_CONTROLLER}: it commands wheel velocities, and the wheels are in ${wheelModes.join(', ')} mode`);
+    } else {
+      controllers.push({ name: DIFF_DRIVE_CONTROLLER, type: 'diff_drive_controller/DiffDriveController', joints: [drive.left.joint, drive.right.joint], active: true });
+      claimed.add(drive.left.joint).add(drive.right.joint);
+      sections.push([DIFF_DRIVE_CONTROLLER, { ...common, ...diffDriveParameters(drive, options) }]);
+    }
+  }
+
+  for (const g of groups) {
+    if (g.joints.length === 0) continue;
+    const interfaces = new Set(g.joints.map((j) => claimedInterface(modes.get(j)!)));
+    if (interfaces.size > 1) {
+      const by = (i: CommandInterface): string => g.joints.filter((j) => claimedInterface(modes.get(j)!) === i).join(', ');
+      throw new ControlConfigError(
+        `group ${g.group} mixes command interfaces (${[...interfaces].map((i) => `${i}: ${by(i)}`).join('; ')}); ` +
+          `its joint_trajectory_controller ${g.name} commands one kind: give its joints modes of one kind (--joint-mode)`,
+      );
+    }
+    const command = [...interfaces][0]!;
+    const overlap = g.joints.filter((j) => claimed.has(j));
+    const active = overlap.length === 0;
+    if (!active) notes.push(`${g.name} is loaded inactive: ${overlap.join(', ')} ${overlap.length === 1 ? 'is' : 'are'} already claimed by an active controller`);
+    else g.joints.forEach((j) => claimed.add(j));
+    controllers.push({ name: g.name, type: 'joint_trajectory_controller/JointTrajectoryController', joints: g.joints, active });
+    sections.push([g.name, { ...common, ...trajectoryParameters(g, command, byJoint, modes, gainOf, options) }]);
+  }
+
+  const manager: Record<string, unknown> = { update_rate: updateRate };
+  for (const c of controllers) manager[c.name] = { type: c.type };
+  const doc = new Document({});
+  const root = doc.contents as YAMLMap;
+  const add = (node: string, params: Record<string, unknown>, comment: string): void => {
+    const value = doc.createNode({ ros__parameters: params });
+    const pair = doc.createPair(qualifiedName(options.namespace, node), value);
+    (pair.key as Scalar).commentBefore = ` ${comment}`;
+    root.items.push(pair);
+  };
+  add(CONTROLLER_MANAGER, manager, `The controller manager ROS2ControlItem runs inside Choreonoid; update_rate = 1 / simulation step (${options.timeStep} s).`);
+  for (const [name, params] of sections) {
+    const spec = controllers.find((c) => c.name === name)!;
+    add(name, params, `${spec.type}${spec.joints.length > 0 ? ` for ${spec.joints.join(', ')}` : ''}${spec.active ? '' : ' (loaded inactive)'}`);
+  }
+  doc.commentBefore =
+    ` ros2_control controllers for ${options.distro}, generated by body_bridge (docs/control.md).\n` +
+    ` Give this file to Choreonoid (ros2 run choreonoid_ros choreonoid ... --ros-args --params-file FILE)\n` +
+    ` and to the spawners (--param-file FILE).`;
+  return { text: doc.toString({ lineWidth: 0 }), controllers, notes };
+}
+
+function trajectoryParameters(
+  g: GroupController,
+  command: CommandInterface,
+  byJoint: ReadonlyMap<string, Joint>,
+  modes: ReadonlyMap<string, ControlMode>,
+  gainOf: ReadonlyMap<string, JointGains>,
+  options: ControllersOptions,
+): Record<string, unknown> {
+  const constraints: Record<string, unknown> = { stopped_velocity_tolerance: double(0.01), goal_time: double(GOAL_TIME) };
+  for (const j of g.joints) {
+    const t = jointTolerances(byJoint.get(j)!, modes.get(j)!, gainOf.get(j), options.maxSag);
+    constraints[j] = { trajectory: double(t.trajectory), goal: double(t.goal) };
+  }
+  const out: Record<string, unknown> = {
+    joints: g.joints,
+    command_interfaces: [command],
+    // The trajectory controller's velocity-command and effort-command forms need both.
+    state_interfaces: ['position', 'velocity'],
+    state_publish_rate: double(JOINT_STATE_RATE),
+    allow_partial_joints_goal: false,
+    // Humble's controller warns that its default, true, is deprecated; MoveIt's trajectories end at rest.
+    allow_nonzero_velocity_at_trajectory_end: false,
+    constraints,
+  };
+  if (command === 'velocity') {
+    // The controller closes the position loop around Choreonoid's velocity loop: feed the planned velocity
+    // forward, correct position error a quarter as fast as the velocity loop responds (a cascade's usual ratio).
+    out.gains = Object.fromEntries(
+      g.joints.map((j) => {
+        const gj = gainOf.get(j);
+        const inner = gj ? 2 * Math.PI * gj.bandwidth : 2 * Math.PI * 10;
+        return [j, { p: double(inner / 4), i: double(0), d: double(0), ff_velocity_scale: double(1) }];
+      }),
+    );
+  } else if (command === 'effort') {
+    // The PD the model's gains describe, computed by the controller with the planned velocity (d acts on the velocity error).
+    out.gains = Object.fromEntries(g.joints.map((j) => [j, { p: double(gainOf.get(j)?.p ?? 0), i: double(0), d: double(gainOf.get(j)?.d ?? 0) }]));
+  }
+  return out;
+}
+
+function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    left_wheel_names: [drive.left.joint],
+    right_wheel_names: [drive.right.joint],
+    wheel_separation: double(drive.separation),
+    wheel_radius: double(drive.radius),
+    wheel_separation_multiplier: double(1),
+    left_wheel_radius_multiplier: double(drive.leftMultiplier),
+    right_wheel_radius_multiplier: double(drive.rightMultiplier),
+    odom_frame_id: 'odom',
+    base_frame_id: drive.base,
+    // Odometry from the wheels' measured positions, not from the commands.
+    open_loop: false,
+    position_feedback: true,
+    enable_odom_tf: true,
+    publish_rate: double(50),
+    cmd_vel_timeout: double(0.5),
+  };
+  // Frames as body_bridge names them: its frame_prefix, or none (the default would be the controller's namespace).
+  if (options.framePrefix === '') out.tf_frame_prefix_enable = false;
+  else Object.assign(out, { tf_frame_prefix_enable: true, tf_frame_prefix: options.framePrefix });
+  if (options.distro === 'humble') out.use_stamped_vel = true;
+  const wheelSpeed = Math.min(drive.left.velocityLimit, drive.right.velocityLimit);
+  if (Number.isFinite(wheelSpeed)) {
+    const v = wheelSpeed * drive.radius;
+    const w = (2 * v) / drive.separation;
+    const limit = (max: number): Record<string, unknown> => ({
+      ...(options.distro === 'humble' ? { has_velocity_limits: true } : {}),
+      max_velocity: double(max),
+      min_velocity: double(-max),
+    });
+    out.linear = { x: limit(v) };
+    out.angular = { z: limit(w) };
+  }
+  return out;
+}
