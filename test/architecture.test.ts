@@ -23,7 +23,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   view: ['.', 'model', 'kinematics', 'urdf', 'devices'],
   moveit: ['model', 'kinematics', 'urdf'],
   rviz: ['model', 'kinematics', 'devices'],
-  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'rviz'],
+  project: ['.', 'model', 'body', 'vrml', 'kinematics'],
+  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'rviz', 'project'],
   ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit'],
 };
 
