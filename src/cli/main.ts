@@ -6,6 +6,7 @@ import { checkCommand } from './check.js';
 import { processIo, type Command, type CommandIo } from './command.js';
 import { infoCommand } from './info.js';
 import { moveitCommand } from './moveit.js';
+import { projectCommand } from './project.js';
 import { rvizCommand } from './rviz.js';
 import { runTf } from './tf.js';
 import { runUrdf } from './urdf.js';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   viewCommand,
   moveitCommand,
   rvizCommand,
+  projectCommand,
 ];
 
 /** The version in package.json, two folders up from this file in src/ and in dist/ alike. */
