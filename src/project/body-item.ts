@@ -1,7 +1,7 @@
 // A BodyItem's `data` as BodyItem::Impl::restore reads it (choreonoid/choreonoid src/BodyPlugin/BodyItem.cpp),
 // step by step in its order: the model file, the current root pose, the initial state, the joint positions,
 // fix_root, and the linkage to an owning body item.
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { ModelLoadError, failAt } from '../model/errors.js';
 import { composePose, mulVec, scale, transpose } from '../model/math.js';
 import type { Device, Diagnostic, JointType, Mat3, Pose, RobotModel, SourceLocation, Vec3 } from '../model/types.js';
@@ -28,6 +28,14 @@ export interface BodyItemContext {
 
 // The formats BodyItem's body file I/O answers to (BodyItemFileIO.cpp: CHOREONOID-BODY, alias OpenHRP-VRML-MODEL).
 const BODY_FORMATS = new Set(['CHOREONOID-BODY', 'OpenHRP-VRML-MODEL']);
+
+const isFile = (path: string): boolean => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
 
 const isFixedJoint = (t: JointType): boolean => t === 'fixed' || t === 'pseudo_continuous_track';
 
@@ -56,7 +64,7 @@ export function restoreBodyItem(place: ItemPlace, data: YMap, ctx: BodyItemConte
       const formatNode = data.entries.get('format')!;
       failAt(formatNode.loc, `body item "${place.itemName}": format ${format} is not a body model format body_bridge reads (CHOREONOID-BODY, OpenHRP-VRML-MODEL)`);
     }
-    if (!existsSync(expanded.path) || !statSync(expanded.path).isFile()) {
+    if (!isFile(expanded.path)) {
       failAt(fileNode.loc, `body item "${place.itemName}": model file ${expanded.path} not found${fileNode.value === expanded.path ? '' : ` (from "${fileNode.value}")`}`);
     }
     let model: RobotModel;

@@ -2,6 +2,7 @@
 // choreonoid/choreonoid src/Base/ProjectManager.cpp): the file is one YAML mapping whose `items` hold the item
 // tree; `${PROJECT_DIR}` and relative paths are taken from the project file's directory; a SubProjectItem
 // restores another project file into itself, with that file's directory as its ${PROJECT_DIR}.
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadRobotModel } from '../load.js';
 import { ModelLoadError, failAt } from '../model/errors.js';
@@ -61,7 +62,13 @@ export function readProject(file: string, options: ProjectOptions = {}): Project
     diagnostics,
     restoreSubProject: (item, data, ancestors, parent) => restoreSubProject(item, data, ancestors, parent, { limits, loading }),
   };
-  if (items) restoreItemTree(items, { path: '' }, ctx);
+  try {
+    if (items) restoreItemTree(items, { path: '' }, ctx);
+  } catch (e) {
+    // Only stack exhaustion on absurdly nested trees or sub-project chains can get here: still a located failure.
+    if (e instanceof RangeError) failAt({ file: path, line: 1, column: 1 }, 'the project is nested too deeply to be read (its item tree or its chain of sub-projects)');
+    throw e;
+  }
   return project;
 }
 
@@ -111,6 +118,10 @@ function restoreSubProject(
     w.push({ severity: 'error', ...fileNode.loc, message: `sub-project "${item.itemName}": more than ${shared.limits.maxIncludedFiles} nested project files (limits.maxIncludedFiles)` });
     return;
   }
+  if (!isFile(expanded.path)) {
+    w.push({ severity: 'error', ...fileNode.loc, message: `sub-project "${item.itemName}": project file ${expanded.path} not found` });
+    return;
+  }
   let items: YMap | undefined;
   try {
     items = projectItems(expanded.path, shared.limits, w);
@@ -125,3 +136,11 @@ function restoreSubProject(
   restoreItemTree(items, ancestors, { ...parent, vars });
   shared.loading.delete(expanded.path);
 }
+
+const isFile = (path: string): boolean => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
