@@ -118,6 +118,11 @@ describe('the root pose: which key generation wins, as BodyItem::restore decides
       [0, 1, 0],
     ]],
     ['the older rootAttitude: 9 numbers row by row', 'rootAttitude: [ 0, -1, 0, 1, 0, 0, 0, 0, 1 ]', [0, 0, 0.5], RZ90],
+    ['rootAttitude is used as given, rotation or not', 'rootAttitude: [ 2, 0, 0, 0, 2, 0, 0, 0, 2 ]', [0, 0, 0.5], [
+      [2, 0, 0],
+      [0, 2, 0],
+      [0, 0, 2],
+    ]],
     ['root_rotation wins over rootAttitude', 'root_rotation: [ 1, 0, 0, 90 ]\nrootAttitude: [ 0, -1, 0, 1, 0, 0, 0, 0, 1 ]', [0, 0, 0.5], RX90],
     ['an empty root_rotation reads as absent: rootAttitude', 'root_rotation: [ ]\nrootAttitude: [ 0, -1, 0, 1, 0, 0, 0, 0, 1 ]', [0, 0, 0.5], RZ90],
   ])('%s', (_, data, translation, rotation) => {
@@ -141,6 +146,14 @@ describe('the initial root pose: where a simulation from the initial state start
     ['the older initialRootPosition and initialRootAttitude', 'initialRootPosition: [ 1, 2, 3 ]\ninitialRootAttitude: [ 0, -1, 0, 1, 0, 0, 0, 0, 1 ]', [1, 2, 3], RZ90],
     ['initial_root_translation wins over initialRootPosition', 'initialRootPosition: [ 4, 5, 6 ]\ninitial_root_translation: [ 1, 2, 3 ]', [1, 2, 3], I],
     ['initial_root_rotation wins over initialRootAttitude', 'initial_root_rotation: [ 1, 0, 0, 90 ]\ninitialRootAttitude: [ 0, -1, 0, 1, 0, 0, 0, 0, 1 ]', [0, 0, 0], RX90],
+    // The initial state keeps a quaternion (Eigen's Quaternion(R), then toRotationMatrix): 2·I comes back as I.
+    ['an initialRootAttitude that is no rotation comes back through a quaternion: 2·I', 'initialRootAttitude: [ 2, 0, 0, 0, 2, 0, 0, 0, 2 ]', [0, 0, 0], I],
+    // [[0,-2,0],[2,0,0],[0,0,2]]: trace 2, w = √3/2, z = 2/√3, so R00 = 1 − 2z² = −5/3, R10 = 2zw = 2.
+    ['... and 2·Rz(90°) comes back as [[-5/3, -2, 0], [2, -5/3, 0], [0, 0, 1]]', 'initialRootAttitude: [ 0, -2, 0, 2, 0, 0, 0, 0, 2 ]', [0, 0, 0], [
+      [-5 / 3, -2, 0],
+      [2, -5 / 3, 0],
+      [0, 0, 1],
+    ]],
   ])('%s', (_, data, translation, rotation) => {
     const c = read(projectText(world('World', [body('Box', `file: "models/box.body"\n${data}`)])));
     expectPose(loaded(c, 'Box').initialRootPose, translation, rotation);
@@ -332,9 +345,9 @@ describe('the item tree', () => {
     expect(c.project.diagnostics).toEqual([]);
   });
 
-  test('the body name is the model\'s name, and the item\'s when the model has none', () => {
+  test('the body is named after its item; the model\'s own name is the model name', () => {
     const c = read(projectText(body('My Box', 'file: "models/box.body"')));
-    expect(loaded(c, 'My Box').bodyName).toBe('Box');
+    expect([loaded(c, 'My Box').bodyName, loaded(c, 'My Box').model.name]).toEqual(['My Box', 'Box']);
   });
 
   test('an item that cannot be restored drops its subtree: a BodyItem without plugin, with a body under it', () => {
@@ -517,7 +530,7 @@ describe('body-bridge project', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('world item "World" (World)');
     expect(r.stdout).toContain('body item "Arm" (World/Arm)');
-    expect(r.stdout).toMatch(/body {5}"Floor": 1 link, root FLOOR fixed \(static: does not move\)/);
+    expect(r.stdout).toMatch(/body {5}"Floor" \(model Floor\): 1 link, root FLOOR fixed \(static: does not move\)/);
     expect(r.stdout).toMatch(/root {5}xyz 1 2 3 {2}rpy 0 0 0 {3}\(now\)/);
     expect(r.stdout).toMatch(/initial {2}xyz 0 0 0 {2}rpy 0 0 0/);
     expect(r.stdout).toMatch(/SHOULDER +1\.570796\n/);

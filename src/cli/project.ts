@@ -51,6 +51,7 @@ export function projectJson(project: Project): unknown {
       return {
         ...common,
         body_name: b.bodyName,
+        model_name: b.model.name,
         links: b.model.links.length,
         root_link: b.model.root,
         root_pose: poseJson(b.rootPose),
@@ -85,7 +86,7 @@ function bodyText(b: ProjectBody, indent: string): string[] {
     return lines;
   }
   const joints = Object.keys(b.jointPositions);
-  lines.push(`${at}body     "${b.bodyName}": ${b.model.links.length} link${b.model.links.length === 1 ? '' : 's'}, root ${b.model.root} ${b.fixedRoot ? 'fixed' : b.rootJointType}${b.staticModel ? ' (static: does not move)' : ''}`);
+  lines.push(`${at}body     "${b.bodyName}" (model ${b.model.name}): ${b.model.links.length} link${b.model.links.length === 1 ? '' : 's'}, root ${b.model.root} ${b.fixedRoot ? 'fixed' : b.rootJointType}${b.staticModel ? ' (static: does not move)' : ''}`);
   lines.push(`${at}root     ${poseText(b.rootPose)}   (now)`);
   lines.push(`${at}initial  ${poseText(b.initialRootPose)}   (where a simulation starts it)`);
   if (b.linkage) lines.push(`${at}linkage  ${b.linkage.kind} to ${b.linkage.parentItemPath}${b.linkage.parentLink ? `, link ${b.linkage.parentLink}` : ''}`);

@@ -8,6 +8,7 @@ import type { Device, Diagnostic, JointType, Mat3, Pose, RobotModel, SourceLocat
 import { linkWorldPoses } from '../kinematics/forward.js';
 import type { YMap } from '../body/yaml-tree.js';
 import { findListing, numbersOf, radian, readBool, readDegreeAngleAxis, readMatrix3, readString, readVec3 } from './archive.js';
+import { throughBodyState } from './body-state.js';
 import { jointSlots } from './joint-order.js';
 import { expandPath, type PathVariables } from './path-variables.js';
 import type { BodyLinkage, LoadedProjectBody, ProjectBody } from './types.js';
@@ -96,14 +97,18 @@ function restoreState(place: ItemPlace, data: YMap, model: RobotModel, owner: Lo
   if (r) rootPose = { ...rootPose, rotation: r };
 
   // The initial state (where a simulation from the initial state starts) is rebuilt from the project alone: without
-  // initial_root_* the root starts at the world origin, wherever root_translation puts it now.
+  // initial_root_* the root starts at the world origin, wherever root_translation puts it now. It holds the rotation
+  // as a quaternion (body-state.ts).
+  const initialRotation = readDegreeAngleAxis(data, 'initial_root_rotation', warnings) ?? readMatrix3(data, 'initialRootAttitude', warnings);
   const initialRootPose: Pose = {
     translation: readVec3(data, ['initial_root_translation', 'initialRootPosition'], warnings) ?? [0, 0, 0],
-    rotation: readDegreeAngleAxis(data, 'initial_root_rotation', warnings) ?? readMatrix3(data, 'initialRootAttitude', warnings) ?? [
-      [1, 0, 0],
-      [0, 1, 0],
-      [0, 0, 1],
-    ],
+    rotation: initialRotation
+      ? throughBodyState(initialRotation)
+      : [
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ],
   };
 
   const { current, initial } = restoreJointPositions(place, data, model, warnings);
@@ -125,7 +130,8 @@ function restoreState(place: ItemPlace, data: YMap, model: RobotModel, owner: Lo
   return {
     kind: 'loaded',
     model,
-    bodyName: model.name !== '' ? model.name : place.itemName,
+    // BodyItemBodyFileIO::load names the new Body after the item before loading; the model's `name` is its model name.
+    bodyName: place.itemName !== '' ? place.itemName : model.name,
     rootPose: linked?.rootPose ?? rootPose,
     initialRootPose,
     jointPositions: current,

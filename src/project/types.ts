@@ -87,7 +87,10 @@ interface ProjectBodyCommon {
 export interface LoadedProjectBody extends ProjectBodyCommon {
   kind: 'loaded';
   model: RobotModel;
-  /** The Body's name: the model's name, or the item name when the model has none (BodyItem::setBody). */
+  /**
+   * The Body's name: the item's name (BodyItemBodyFileIO::load names the body after the item before loading it;
+   * the model's own `name` is the body's model name, `model.name`), the model's name for an item without one.
+   */
   bodyName: string;
   /** Where the root link is now (what Choreonoid shows after loading). */
   rootPose: Pose;

@@ -8,8 +8,8 @@
 #
 # Both readers must read the same model files, so Choreonoid's ${SHARE} is made the corpus' layout: Choreonoid
 # finds its share directory from where libCnoidUtil lies (src/Util/ExecutablePath.cpp: <prefix>/share/choreonoid-x.y
-# for <prefix>/lib/libCnoidUtil.so), so a copy of that one library in a scratch prefix, first on LD_LIBRARY_PATH,
-# relocates ${SHARE} to a scratch share whose model/ is the corpus' share/model, whose WRS2018/ is the corpus'
+# for <prefix>/lib/libCnoidUtil.so), so a copy of that one library in a scratch prefix, preloaded (LD_PRELOAD: the
+# installed binaries find their libraries by RPATH, which LD_LIBRARY_PATH does not override), relocates ${SHARE} to a scratch share whose model/ is the corpus' share/model, whose WRS2018/ is the corpus'
 # sample/WRS2018 (Choreonoid installs it there) and whose other entries are the installed ones. The plugins are the
 # installed ones (the prefix's lib/choreonoid-x.y links to them). The dump records the share Choreonoid used.
 #
@@ -67,7 +67,7 @@ def relocated_prefix(choreonoid, corpus, work):
             os.symlink(os.path.join(installed_share, name), os.path.join(share, name))
     for name, target in overlay.items():
         os.symlink(os.path.realpath(target), os.path.join(share, name))
-    return prefix, share, installed_share
+    return prefix, share, installed_share, os.path.join(prefix, "lib", os.path.basename(util))
 
 
 def tokenise(value, roots):
@@ -84,6 +84,7 @@ def tokenise(value, roots):
 
 
 # MessageView lines worth keeping: Choreonoid's errors and warnings, and the lines that say an item was not restored.
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 INTERESTING = re.compile(r"(error|warning|cannot|not found|failed|not a registered|not restored|Mismatched)", re.IGNORECASE)
 
 
@@ -103,13 +104,13 @@ def main():
     projects = sorted(p for p in glob.glob(os.path.join(sample, "**", "*.cnoid"), recursive=True) if args.only in p)
     script = os.path.join(HERE, "dump-project.py")
     work = tempfile.mkdtemp(prefix="project-oracle-")
-    prefix, share, installed_share = relocated_prefix(choreonoid, corpus, work)
+    prefix, share, installed_share, util = relocated_prefix(choreonoid, corpus, work)
     roots = [("${SHARE}", share), ("${SAMPLE}", sample)]
     env = dict(
         os.environ,
         LIBGL_ALWAYS_SOFTWARE="1",
         QT_QPA_PLATFORM="offscreen",
-        LD_LIBRARY_PATH=os.path.join(prefix, "lib") + ":" + os.environ.get("LD_LIBRARY_PATH", ""),
+        LD_PRELOAD=util,
     )
 
     results = []
@@ -135,7 +136,8 @@ def main():
                 entry["exit_code"] = None
                 entry["timeout"] = True
             entry["seconds"] = round(time.time() - started, 1)
-            entry["messages"] = tokenise([l for l in text.splitlines() if INTERESTING.search(l)][:200], roots)
+            plain = ANSI.sub("", text)
+            entry["messages"] = tokenise([l for l in plain.splitlines() if INTERESTING.search(l)][:200], roots)
             if os.path.exists(out):
                 with open(out) as f:
                     dump = json.load(f)
@@ -156,15 +158,16 @@ def main():
 
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
-        json.dump({
+        # One project per line: small, and a new run diffs project by project.
+        head = {
             "choreonoid": os.path.basename(share),
             "installed_share": installed_share,
             "command": "choreonoid --no-window PROJECT test/live/project/dump-project.py (from PROJECT's directory)",
             "share": "${SHARE} = " + share,
-            "projects": results,
-        }, f, indent=1)
-        f.write("\n")
-
+        }
+        f.write(json.dumps(head)[:-1] + ', "projects": [\n')
+        f.write(",\n".join(json.dumps(r, separators=(",", ":")) for r in results))
+        f.write("\n]}\n")
 
 if __name__ == "__main__":
     main()
