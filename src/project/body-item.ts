@@ -171,7 +171,7 @@ function restoreJointPositions(place: ItemPlace, data: YMap, model: RobotModel, 
   } else {
     const sizeWarning = (seq: { items: unknown[]; loc: SourceLocation }, what: string): void => {
       if (seq.items.length !== n && seq.items.length !== slots.identified) {
-        warnings.push({ severity: 'warning', ...seq.loc, message: `${seq.items.length} ${what} for body item "${place.itemName}", whose model has ${n} joints: Choreonoid reads the first ${Math.min(seq.items.length, n)} (it says "Mismatched size")` });
+        warnings.push({ severity: 'warning', ...seq.loc, message: `${seq.items.length} ${what} for body item "${place.itemName}", whose model has ${n} joint${n === 1 ? '' : 's'}: Choreonoid reads the first ${Math.min(seq.items.length, n)} (it warns "Mismatched size")` });
       }
     };
     const positions = findListing(data, 'jointPositions', warnings);
