@@ -24,10 +24,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   // moveit builds MoveIt's messages (planning-scene objects) as plain data, as devices builds sensor messages.
   moveit: ['model', 'kinematics', 'urdf', 'messages'],
   control: ['model', 'kinematics', 'urdf', 'moveit'],
-  project: ['model'],
   rviz: ['model', 'kinematics', 'devices'],
+  project: ['.', 'model', 'body', 'vrml', 'kinematics'],
   cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'control', 'project', 'rviz'],
-  ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit', 'control'],
+  ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit', 'control', 'project'],
 };
 
 /** The only file that may import rclnodejs: the rest of the node sees a Transport. */

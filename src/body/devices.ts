@@ -13,10 +13,10 @@ import type {
   Vec3,
 } from '../model/types.js';
 import { degreeToRadian, toRadian, warn, type BodyContext } from './context.js';
-import { asInt, asNumbers, asSeq, boolAt, get, intAt, numberAt, stringAt, vec3At } from './values.js';
+import { asInt, asNumbers, asSeq, asString, boolAt, get, intAt, numberAt, stringAt, vec3At } from './values.js';
 import type { YMap, YNode } from './yaml-tree.js';
 
-export type DeviceBody = Pick<Device, 'type' | 'params'> & { typeName?: string };
+export type DeviceBody = Pick<Device, 'type' | 'params'> & { typeName?: string; categories?: string[] };
 
 // Choreonoid's DBL_MAX "no limit" is ±Infinity in the model.
 const unlimited3 = (): Vec3 => [Infinity, Infinity, Infinity];
@@ -283,7 +283,19 @@ export function readDeviceBody(ctx: BodyContext, type: string, map: YMap): Devic
     default: {
       const typeName = OTHER_TYPE_NAMES[type];
       if (!typeName) return failAt(map.loc, `internal: "${type}" is not a device node type`);
+      if (type === 'Holder' || type === 'Attachment') return { type: 'Other', typeName, params: {}, categories: readCategories(map, type === 'Holder') };
       return { type: 'Other', typeName, params: {} };
     }
   }
+}
+
+/**
+ * HolderDevice::readDescription takes a `categories` list, else one `category`; AttachmentDevice::readSpecifications
+ * only `category`. Both read them leniently (Mapping::read): a value of another kind counts as none.
+ */
+function readCategories(map: YMap, holder: boolean): string[] {
+  const list = holder ? get(map, 'categories') : undefined;
+  if (list !== undefined && list.kind === 'seq') return list.items.map((c) => asString(c, 'a category name'));
+  const one = get(map, 'category');
+  return one !== undefined && one.kind === 'scalar' && one.value !== '' ? [one.value] : [];
 }

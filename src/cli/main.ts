@@ -7,6 +7,7 @@ import { controlCommand } from './control.js';
 import { processIo, type Command, type CommandIo } from './command.js';
 import { infoCommand } from './info.js';
 import { moveitCommand } from './moveit.js';
+import { projectCommand } from './project.js';
 import { rvizCommand } from './rviz.js';
 import { runTf } from './tf.js';
 import { runUrdf } from './urdf.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   moveitCommand,
   controlCommand,
   rvizCommand,
+  projectCommand,
 ];
 
 /** The version in package.json, two folders up from this file in src/ and in dist/ alike. */

@@ -261,8 +261,12 @@ export type Device =
   | (DeviceCommon & { type: 'AccelerationSensor'; params: AccelerationSensorParams })
   | (DeviceCommon & { type: 'Imu'; params: ImuParams })
   | (DeviceCommon & { type: 'SpotLight' | 'PointLight'; params: LightParams })
-  /** Devices with no sensor data (HolderDevice, AttachmentDevice, MarkerDevice, DigitalIoDevice, ...). */
-  | (DeviceCommon & { type: 'Other'; typeName: string; params: Record<string, unknown> });
+  /**
+   * Devices with no sensor data (HolderDevice, AttachmentDevice, MarkerDevice, DigitalIoDevice, ...). A holder's
+   * `categories` (or `category`) and an attachment's `category` say which attachment fits which holder: a body
+   * item attached to another in a project sits where they meet (HolderDevice / AttachmentDevice).
+   */
+  | (DeviceCommon & { type: 'Other'; typeName: string; params: Record<string, unknown>; categories?: string[] });
 
 export type DeviceType = Device['type'];
 

@@ -1,0 +1,9 @@
+// Choreonoid project files (.cnoid): what they mean, for the CLI and the launch that serves a whole project.
+export { readProject } from './read-project.js';
+export type { ProjectOptions } from './read-project.js';
+export { expandPath, installedChoreonoid, pathVariablesFor, SHARE_ENV } from './path-variables.js';
+export type { ExpandedPath, PathVariables } from './path-variables.js';
+export { jointSlots } from './joint-order.js';
+export { rosNodeName } from './ros-items.js';
+export type { JointSlots } from './joint-order.js';
+export type * from './types.js';
