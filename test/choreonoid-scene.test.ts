@@ -30,6 +30,8 @@ const bodyItem = (name: string): ProjectItem => {
   return found;
 };
 
+type Mat3Like = readonly (readonly number[])[];
+
 describe('the Choreonoid check scene (test/live/choreonoid)', () => {
   it('places every body where scene.ts says, initial pose included, fixed to the world', () => {
     for (const placed of [{ name: ROBOT_NAME, file: ROBOT_BODY, ...ROBOT_ROOT }, ...BOXES]) {
@@ -172,11 +174,20 @@ describe('the Choreonoid check scene (test/live/choreonoid)', () => {
     // Rotations are interpolated by slerp: halfway between 0 and 90° about z is 45°.
     const turn = new TfBuffer();
     const yawMsg = (t: number, deg: number) => ({
-      transforms: [{ header: { stamp: { sec: t, nanosec: 0 }, frame_id: 'base' }, child_frame_id: 'head', transform: { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: Math.sin((deg * Math.PI) / 360), w: Math.cos((deg * Math.PI) / 360) } } }],
+      transforms: [{ header: { stamp: { sec: Math.floor(t), nanosec: Math.round((t % 1) * 1e9) }, frame_id: 'base' }, child_frame_id: 'head', transform: { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: Math.sin((deg * Math.PI) / 360), w: Math.cos((deg * Math.PI) / 360) } } }],
     });
     turn.add(yawMsg(1, 0), false);
     turn.add(yawMsg(2, 90), false);
     const half = turn.poseIn('base', 'head', 1.5)!.rotation;
     expect(Math.atan2(half[1]![0]!, half[0]![0]!)).toBeCloseTo(Math.PI / 4, 12);
+    // Within a hold, the sample nearest t inside it, never an interpolation across a gap: the head turns from 0°
+    // and holds 90° from 2 s to 5 s; the messages from 1.5 s to 2.4 s were lost. At 2.2 s interpolating between
+    // the samples at 1.5 s and 2.4 s gives 70°, a pose the head never had there; the hold's sample is exact.
+    const gap = new TfBuffer();
+    for (const [t, deg] of [[1.5, 0], [2.4, 90], [5, 90]] as const) gap.add(yawMsg(t, deg), false);
+    const yawAt = (r: Mat3Like): number => (Math.atan2(r[1]![0]!, r[0]![0]!) * 180) / Math.PI;
+    expect(yawAt(gap.poseIn('base', 'head', 2.2)!.rotation)).toBeCloseTo(70, 9);
+    expect(yawAt(gap.poseIn('base', 'head', 2.2, gap.epoch, 0.1, [2, 5])!.rotation)).toBeCloseTo(90, 12);
+    expect(gap.poseIn('base', 'head', 3, gap.epoch, 0.1, [3, 4.5])).toBeNull();
   });
 });

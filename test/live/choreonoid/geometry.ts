@@ -111,8 +111,14 @@ export class TfBuffer {
    * are, each moving one interpolated between the samples around t (linearly, and by slerp), as tf2 does, or
    * its nearest sample when t is outside them by at most `tolerance` seconds (null otherwise, or when the
    * chain is broken).
+   *
+   * With `hold` — an interval of stamps over which the scene holds every joint still — a moving transform is
+   * instead its sample nearest t among those stamped inside the hold, exact whatever the gaps around t: a
+   * publisher's messages lost under load leave gaps in /tf, and interpolating across a gap that spans a motion
+   * gives a pose the robot never had (the node can only publish what reaches it). Null when no sample lies in
+   * the hold.
    */
-  poseIn(root: string, frame: string, t: number, epoch = this.epoch, tolerance = 0.1): Pose | null {
+  poseIn(root: string, frame: string, t: number, epoch = this.epoch, tolerance = 0.1, hold?: readonly [number, number]): Pose | null {
     const moving = this.moving[epoch];
     if (!moving) return null;
     let pose: Pose = { translation: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] };
@@ -127,7 +133,7 @@ export class TfBuffer {
       }
       const m = moving.get(f);
       if (!m || m.samples.length === 0) return null;
-      const at = interpolate(m.samples, t, tolerance);
+      const at = hold ? nearestInHold(m.samples, t, hold) : interpolate(m.samples, t, tolerance);
       if (!at) return null;
       pose = composePose(at, pose);
       f = m.parent;
@@ -141,6 +147,16 @@ interface Sample {
   pose: Pose;
   /** The rotation as a quaternion (x, y, z, w), for slerp. */
   q: [number, number, number, number];
+}
+
+/** The sample nearest t of those stamped inside [hold[0], hold[1]], or null when none is. */
+function nearestInHold(samples: Sample[], t: number, hold: readonly [number, number]): Pose | null {
+  let best: Sample | null = null;
+  for (const s of samples) {
+    if (s.t < hold[0] || s.t > hold[1]) continue;
+    if (!best || Math.abs(s.t - t) < Math.abs(best.t - t)) best = s;
+  }
+  return best?.pose ?? null;
 }
 
 /** A moving transform at t: between the samples around it (lerp and slerp), else the nearest within `tolerance`. */
