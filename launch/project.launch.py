@@ -14,9 +14,11 @@ a ROS2ControlItem gets its node named robot_state_publisher, where that item rea
 whose model does not load are left out, with their located errors; the rest serve. rviz2 shows them all
 (`world` fixed, one RobotModel and its sensor displays per body).
 
-start_choreonoid:=true also runs choreonoid_ros's `choreonoid` on the project with the simulation started,
-without a window unless gui:=true (vision sensors need an X display: DISPLAY, e.g. Xvfb); the nodes then
-follow /clock from the project's WorldROS2Item (use_sim_time, unless use_sim_time:= says otherwise).
+start_choreonoid:=true also runs choreonoid_ros's `choreonoid` on the project with the simulation started
+(--start-simulation: through Choreonoid's SimulationBar, the way that makes WorldROS2Item publish /clock),
+without a window unless gui:=true — headless, vision sensors rendered through EGL; the nodes then follow /clock
+from the project's WorldROS2Item (use_sim_time, unless use_sim_time:= says otherwise). choreonoid_args:= adds
+arguments for Choreonoid (a Python script to run once the project is loaded, say).
 """
 
 import os
@@ -83,7 +85,7 @@ def project_nodes(context):
         actions.append(Node(
             package='choreonoid_ros',
             executable='choreonoid',
-            arguments=[project, '--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
+            arguments=[project] + get('choreonoid_args').split() + ['--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
             output='screen',
         ))
     return actions
@@ -102,6 +104,8 @@ def generate_launch_description():
                               description="Pose sources of free roots, space-separated BODY=TOPIC (nav_msgs/Odometry unless placement_topic_types says otherwise)"),
         DeclareLaunchArgument('placement_topic_types', default_value='',
                               description='Space-separated BODY=TYPE, TYPE odometry or pose_stamped (geometry_msgs/PoseStamped in world)'),
+        DeclareLaunchArgument('choreonoid_args', default_value='',
+                              description='With start_choreonoid: more arguments for Choreonoid, space-separated (a Python script to run once the project is loaded, options)'),
         DeclareLaunchArgument('share', default_value='', description="Choreonoid's share directory for ${SHARE}; empty: that of the choreonoid on PATH"),
     ]
     return LaunchDescription(arguments + [OpaqueFunction(function=project_nodes)])
