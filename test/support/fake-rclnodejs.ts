@@ -108,7 +108,14 @@ export function fakeRclnodejs() {
     createPublisher(type: string, topic: string, options: { qos: FakeQoS }) {
       const pub = { type, topic, qos: options.qos, published: [] as unknown[] };
       state.publishers.push(pub);
-      return { topic, publish: (m: unknown) => pub.published.push(m), subscriptionCount: () => state.subscriptions.filter((s) => s.topic === topic && !s.destroyed).length };
+      // As rclnodejs 2.2 has it: a getter (its declarations say a method).
+      return {
+        topic,
+        publish: (m: unknown) => pub.published.push(m),
+        get subscriptionCount() {
+          return state.subscriptions.filter((s) => s.topic === topic && !s.destroyed).length;
+        },
+      };
     }
     createSubscription(type: string, topic: string, options: Record<string, unknown>, callback: (m: unknown) => void) {
       const sub = { type, topic, options, callback, destroyed: false };
