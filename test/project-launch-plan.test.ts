@@ -283,9 +283,11 @@ describe('body-bridge project --launch-plan', () => {
       ['other-arm RobotModel', '/other_arm/robot_description', 'other_arm'],
       ['sensors RobotModel', '/sensors/robot_description', 'sensors'],
     ]);
-    // The sample arm's camera and lidar, relayed by its node in /sensors.
+    // The sample arm's camera and lidar, relayed by its node in /sensors — where choreonoid_ros publishes its own
+    // /sensors/FRONT_LIDAR/scan: the relayed scan takes another name.
     const topics = displays.map((d) => (d.Topic as { Value?: string } | undefined)?.Value).filter((t) => t !== undefined);
-    expect(topics).toEqual(expect.arrayContaining(['/sensors/HEAD_CAMERA/image_raw', '/sensors/FRONT_LIDAR/scan']));
+    expect(topics).toEqual(expect.arrayContaining(['/sensors/HEAD_CAMERA/image_raw', '/sensors/FRONT_LIDAR/scan_relayed']));
+    expect(topics).not.toContain('/sensors/FRONT_LIDAR/scan');
     expect(topics.every((t) => t!.startsWith('/sensors/'))).toBe(true);
   });
 

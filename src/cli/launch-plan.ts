@@ -56,7 +56,7 @@ export function planRviz(project: Project, plan: LaunchPlan): RvizConfig {
       label: b.itemName,
       model: applyRosConventions(model).model,
       pose: body.initialRootPose,
-      options: { framePrefix: b.parameters.frame_prefix, namespace: b.namespace },
+      options: { framePrefix: b.parameters.frame_prefix, namespace: b.namespace, inputNamespace: b.parameters.device_input_namespace },
     });
   }
   return projectRvizConfig(views, plan.worldFrame, project.file);

@@ -222,6 +222,7 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
   // native timer uses it but does not keep the JavaScript object (and its rcl clock) from being collected.
   const steadyClock = new rcl.Clock(rcl.ClockType.STEADY_TIME);
   const transport: Transport = {
+    namespace: node.namespace(),
     publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T> {
       const target = publisherFor(topic, type, qos);
       return {

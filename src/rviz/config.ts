@@ -7,7 +7,8 @@ import { deviceFrames } from '../kinematics/device-frames.js';
 import { framePoses, frameTree } from '../kinematics/frames.js';
 import { composePose } from '../model/math.js';
 import type { DeviceTopic, DeviceTopicSet } from '../devices/topics.js';
-import { deviceTopics } from '../devices/topics.js';
+import { deviceTopics, resolveTopic } from '../devices/topics.js';
+import { upstreamTopicNames } from '../devices/upstream.js';
 import type { Pose, RobotModel } from '../model/types.js';
 
 export interface RvizOptions {
@@ -19,6 +20,8 @@ export interface RvizOptions {
   namespace?: string;
   /** Topic remappings applied to the node's topics, FROM (as the node names it, relative or absolute) → TO. */
   remaps?: ReadonlyMap<string, string>;
+  /** The node's device_input_namespace ('' = `/<body name>`): its relayed topics avoid choreonoid_ros's names. */
+  inputNamespace?: string;
 }
 
 /** One display of the generated configuration, for the caller's report and for tests. */
@@ -38,12 +41,7 @@ export interface RvizConfig {
 
 const PLUGIN = 'rviz_default_plugins';
 
-/** `name` resolved as rcl resolves a relative topic of a node in `namespace` (no private `~` names here). */
-export function resolveTopic(name: string, namespace: string): string {
-  if (name.startsWith('/')) return name;
-  const ns = namespace === '' || namespace === '/' ? '' : `/${namespace.replace(/^\/+|\/+$/g, '')}`;
-  return `${ns}/${name}`;
-}
+export { resolveTopic } from '../devices/topics.js';
 
 /** The topic a subscriber sees: remapped by its relative or its resolved name, then resolved. */
 function finalTopic(name: string, options: RvizOptions): string {
@@ -152,7 +150,8 @@ function robotModelDisplay(options: RvizOptions, label: string): Record<string, 
 function deviceDisplays(model: RobotModel, options: RvizOptions, label: string): { displays: Record<string, unknown>[]; undrawn: string[] } {
   const displays: Record<string, unknown>[] = [];
   const undrawn: string[] = [];
-  for (const set of deviceTopics(model, deviceFrames(model))) {
+  const names = { namespace: options.namespace ?? '', upstream: upstreamTopicNames(model, options.inputNamespace ?? '') };
+  for (const set of deviceTopics(model, deviceFrames(model), names)) {
     for (const t of set.topics) {
       const topic = finalTopic(t.name, options);
       const display = deviceDisplay(set, t, topic, model);

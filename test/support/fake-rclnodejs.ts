@@ -78,10 +78,13 @@ export function fakeRclnodejs() {
       };
       return { debug: rec('debug'), info: rec('info'), warn: rec('warn'), error: rec('error') };
     }
-    getFullyQualifiedName(): string {
+    namespace(): string {
       // rcl applies __ns from the command line.
       const argv = state.initArgv ?? [];
-      const ns = argv.find((a) => a.startsWith('__ns:='))?.slice(6) ?? '/';
+      return argv.find((a) => a.startsWith('__ns:='))?.slice(6) ?? '/';
+    }
+    getFullyQualifiedName(): string {
+      const ns = this.namespace();
       return ns === '/' ? `/${this.nodeName}` : `${ns}/${this.nodeName}`;
     }
     declareParameter(p: Param, d: ParameterDescriptor, ignoreOverride = false): Param {
