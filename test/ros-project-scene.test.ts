@@ -126,6 +126,11 @@ describe("a project's static bodies in MoveIt's planning scene", () => {
     expect(warnings).toContainEqual(expect.stringMatching(/'carried' is left out of the planning scene: it follows body item World\/arm, which moves/));
     // The robot itself and the other world's floor are not candidates at all.
     expect(warnings.filter((w) => /'arm'|'far'/.test(w))).toEqual([]);
+    // The arm's base plate (0.1 m thick about its root, at z = 0) sinks 5 cm into the floor, whose top is z = 0; the
+    // bolted box is a metre away.
+    expect(warnings.filter((w) => /touches the robot's base/.test(w))).toEqual([
+      "'Floor' touches the robot's base (its link 'BASE' meets 'FLOOR') where the project puts them: the base never moves, so MoveIt may find every state of the robot in collision with it. Leave a gap between them, or keep the body out of the project MoveIt reads",
+    ]);
     expect(logs(r, 'error')).toEqual([]);
   });
 
@@ -141,6 +146,8 @@ describe("a project's static bodies in MoveIt's planning scene", () => {
     const r = node({ placement_frame: 'world', placement: [5, 5, 0, 0, 0, 0, 1] }, 'sample_arm.body');
     const [floor, table] = r.scenes()[0]!.world.collision_objects;
     expect(floor!.header.frame_id).toBe('world');
+    // A free root's base moves: nothing is said about what it stands on.
+    expect(logs(r, 'warn').filter((w) => /touches the robot's base/.test(w))).toEqual([]);
     expect(poseError(objectPose(floor!), { translation: [0, 0, 0], rotation: I })).toBeLessThan(1e-12);
     expect(poseError(objectPose(table!), { translation: [2, 0, 0.05], rotation: I })).toBeLessThan(1e-12);
   });
@@ -218,6 +225,11 @@ describe("a project's static bodies in MoveIt's planning scene", () => {
       ['table', CollisionObjectOperation.ADD],
     ]);
     expect(poseError(objectPose(again.world.collision_objects[1]!), { translation: [2, 0, 0.05], rotation: I })).toBeLessThan(1e-12);
+    // Lifted 1 mm clear of the floor's top, the base touches nothing.
+    const said = logs(r, 'warn').filter((w) => /touches the robot's base/.test(w)).length;
+    expect(r.bridge.setParams({ placement: [0, 0, 0.051, 0, 0, 0, 1] }).successful).toBe(true);
+    expect(logs(r, 'info').at(-1)).toMatch(/planning scene from .* \(placement changed\)/);
+    expect(logs(r, 'warn').filter((w) => /touches the robot's base/.test(w))).toHaveLength(said);
   });
 });
 
