@@ -87,6 +87,18 @@ const PROJECT = `items:
           data: { file: "sample_arm.body" }
           children:
             - { name: "Publisher", plugin: ROS2, class: BodyROS2Item }
+        - name: "sensors"
+          plugin: Body
+          class: BodyItem
+          data: { file: "sample_arm.body" }
+          children:
+            - { name: "Publisher", plugin: ROS2, class: BodyROS2Item }
+        - name: "2arm"
+          plugin: Body
+          class: BodyItem
+          data: { file: "arm.body" }
+          children:
+            - { name: "Publisher", plugin: ROS2, class: BodyROS2Item }
 `;
 
 /** 1-based line of the first line containing `text` (after `after`, if given), for located messages. */
@@ -111,7 +123,7 @@ describe('the launch plan of a project', () => {
     expect(plan.project).toBe(file);
     expect(plan.worldFrame).toBe('world');
     expect(plan.clock).toEqual({ node: '/World', worldItem: 'World' });
-    expect(plan.bodies.map((b) => b.itemName)).toEqual(['my-arm', 'box', 'Floor', 'bolted', 'other-arm', 'sensors']);
+    expect(plan.bodies.map((b) => b.itemName)).toEqual(['my-arm', 'box', 'Floor', 'bolted', 'Floor', '9lives', 'other-arm', 'sensors']);
     const arm = plan.bodies[0]!;
     expect(arm).toMatchObject({
       itemPath: 'World/my-arm',
@@ -192,14 +204,29 @@ describe('the launch plan of a project', () => {
 
   it('bodies that cannot be served are left out, located; the rest serve', () => {
     const { file, plan } = planOf();
-    expect(plan.leftOut.map((b) => b.itemName)).toEqual(['bad', 'Floor', '9lives']);
-    const [bad, floor2, nine] = plan.leftOut;
+    expect(plan.leftOut.map((b) => b.itemName)).toEqual(['bad', 'sensors', '2arm']);
+    const [bad, sensors2, twoArm] = plan.leftOut;
     expect(bad!.errors[0]).toMatchObject({ file, line: lineOf('file: "broken.body"'), severity: 'error' });
     expect(bad!.errors.length).toBeGreaterThan(1); // the model's own located errors follow
-    // The second "Floor" would share /Floor with the first.
-    expect(floor2!.errors).toEqual([expect.objectContaining({ file, line: lineOf('name: "Floor"', 'name: "bad"'), severity: 'error' })]);
-    expect(floor2!.errors[0]!.message).toMatch(/namespace \/Floor is already that of body item "Floor"/);
-    expect(nine!.errors[0]!.message).toMatch(/"9lives" is not a valid node name/);
+    // A second body under a BodyROS2Item of the same name: choreonoid_ros publishes both in /sensors.
+    expect(sensors2!.errors).toEqual([expect.objectContaining({ file, line: lineOf('name: "sensors"', 'name: "other-arm"') + 6, severity: 'error' })]);
+    expect(sensors2!.errors[0]!.message).toMatch(/namespace \/sensors is already that of body item "sensors"/);
+    // choreonoid_ros cannot make a node named 2arm.
+    expect(twoArm!.errors[0]).toMatchObject({ file, line: lineOf('name: "2arm"'), severity: 'error' });
+    expect(twoArm!.errors[0]!.message).toMatch(/"2arm" is not a valid ROS name/);
+  });
+
+  it("a body without a BodyROS2Item whose namespace is taken or invalid is served in one of ours, with a warning", () => {
+    const { file, plan } = planOf();
+    const [floor, floor2] = plan.bodies.filter((b) => b.itemName === 'Floor');
+    expect(floor!.namespace).toBe('/Floor');
+    expect(floor2!.namespace).toBe('/Floor_2');
+    expect(floor2!.parameters.frame_prefix).toBe('Floor_2/');
+    expect(floor2!.warnings).toEqual([expect.objectContaining({ file, line: lineOf('name: "Floor"', 'name: "bad"'), severity: 'warning' })]);
+    expect(floor2!.warnings[0]!.message).toMatch(/served in \/Floor_2: \/Floor is another body's/);
+    const nine = plan.bodies.find((b) => b.itemName === '9lives')!;
+    expect(nine.namespace).toBe('/_9lives');
+    expect(nine.warnings[0]!.message).toMatch(/served in \/_9lives: \/9lives is no valid ROS namespace/);
   });
 
   it('the planning robot: served unprefixed in the root namespace, its joint_states from choreonoid_ros, the project for its scene', () => {
@@ -260,14 +287,14 @@ describe('body-bridge project --launch-plan', () => {
     expect(json.world_frame).toBe('world');
     expect(json.clock).toEqual({ node: '/World', world_item: 'World' });
     expect(json.rviz).toBe(rviz);
-    expect(json.bodies.map((b: { namespace: string }) => b.namespace)).toEqual(['/my_arm', '/box', '/Floor', '/bolted', '/other_arm', '/sensors']);
+    expect(json.bodies.map((b: { namespace: string }) => b.namespace)).toEqual(['/my_arm', '/box', '/Floor', '/bolted', '/Floor_2', '/_9lives', '/other_arm', '/sensors']);
     expect(json.bodies[1].parameters).toMatchObject({ placement_topic: '/box/pose', placement_topic_type: 'pose_stamped' });
     expect(json.bodies[0]).toMatchObject({ node_name: 'robot_state_publisher', joint_states_topic: '/my_arm/joint_states', static: false, fixed_root: true });
-    expect(json.left_out.map((b: { item_name: string }) => b.item_name)).toEqual(['bad', 'Floor', '9lives']);
+    expect(json.left_out.map((b: { item_name: string }) => b.item_name)).toEqual(['bad', 'sensors', '2arm']);
     expect(json.left_out[0].errors[0]).toMatch(new RegExp(`^${file}:${lineOf('file: "broken.body"')}:\\d+: error:`));
     expect(json.planning).toBeNull();
     expect(out.stderr).toContain(`${file}:${lineOf('Control2')}:`);
-    expect(out.stderr).toMatch(/6 bodies to serve, 3 left out \(bad, Floor, 9lives\)/);
+    expect(out.stderr).toMatch(/8 bodies to serve, 3 left out \(bad, sensors, 2arm\)/);
 
     const view = parse(readFileSync(rviz, 'utf8')) as { 'Visualization Manager': { 'Global Options': { 'Fixed Frame': string }; Displays: Record<string, unknown>[] } };
     expect(view['Visualization Manager']['Global Options']['Fixed Frame']).toBe('world');
@@ -280,6 +307,8 @@ describe('body-bridge project --launch-plan', () => {
       ['box RobotModel', '/box/robot_description', 'box'],
       ['Floor RobotModel', '/Floor/robot_description', 'Floor'],
       ['bolted RobotModel', '/bolted/robot_description', 'bolted'],
+      ['Floor RobotModel', '/Floor_2/robot_description', 'Floor_2'],
+      ['9lives RobotModel', '/_9lives/robot_description', '_9lives'],
       ['other-arm RobotModel', '/other_arm/robot_description', 'other_arm'],
       ['sensors RobotModel', '/sensors/robot_description', 'sensors'],
     ]);

@@ -48,7 +48,7 @@ export function launchPlanJson(plan: LaunchPlan, rviz: string | null): unknown {
 export function planRviz(project: Project, plan: LaunchPlan): RvizConfig {
   const views: ProjectBodyView[] = [];
   for (const b of plan.bodies) {
-    const body = project.bodies.find((x) => x.itemPath === b.itemPath && x.kind === 'loaded');
+    const body = project.bodies[b.index];
     if (!body || body.kind !== 'loaded') continue;
     const rootJoint = b.parameters.root_joint;
     const model = rootJoint === 'fixed' || rootJoint === 'free' ? withRootJoint(body.model, rootJoint) : body.model;

@@ -8,6 +8,7 @@
 // out; the rest serve.
 import { quaternionFromMatrix } from '../model/math.js';
 import type { Diagnostic, Pose, SourceLocation } from '../model/types.js';
+import { uniqueNamer } from '../model/unique-name.js';
 import { rosNodeName } from './ros-items.js';
 import type { LoadedProjectBody, Project } from './types.js';
 
@@ -54,6 +55,8 @@ export interface BodyNodeParameters {
 
 /** One node serving one body of the project. */
 export interface BodyLaunch {
+  /** Its place in Project.bodies (item names and paths need not be unique). */
+  index: number;
   itemName: string;
   itemPath: string;
   world: string | null;
@@ -74,6 +77,8 @@ export interface BodyLaunch {
 }
 
 export interface LeftOutBody {
+  /** Its place in Project.bodies. */
+  index: number;
   itemName: string;
   itemPath: string;
   errors: Diagnostic[];
@@ -136,27 +141,48 @@ function initialJoints(b: LoadedProjectBody): string[] {
     .map(([name, q]) => `${name}=${q}`);
 }
 
-interface Named {
-  body: LoadedProjectBody;
-  nodeName: string;
+/** A ROS name token of a body item's name for a namespace of ours: letters, digits and '_', not starting with a digit. */
+function nameToken(itemName: string): string {
+  const token = rosNodeName(itemName).replace(/[^A-Za-z0-9_]/g, '_');
+  if (token === '') return 'body';
+  return /^[0-9]/.test(token) ? `_${token}` : token;
 }
 
-/** One body's node, or why it cannot be served. */
-function bodyLaunch(b: LoadedProjectBody, options: LaunchPlanOptions, served: ReadonlyMap<string, Named>): BodyLaunch | LeftOutBody {
+/**
+ * Every body's namespace name, or why it has none. A body under a BodyROS2Item takes the name choreonoid_ros gives
+ * its node — first, so that no other body takes it — and is left out when that name is invalid or another such
+ * body has it (choreonoid_ros would publish both there). Any other body's namespace is ours to choose: its name as
+ * a BodyROS2Item would make it, made a valid token and unique (`_2`, `_3`, ...), with a warning where it differs.
+ */
+function namespaceNames(bodies: readonly LoadedProjectBody[]): Map<LoadedProjectBody, { name: string; warning?: Diagnostic } | { errors: Diagnostic[] }> {
+  const out = new Map<LoadedProjectBody, { name: string; warning?: Diagnostic } | { errors: Diagnostic[] }>();
+  const claimed = new Map<string, LoadedProjectBody>();
+  for (const b of bodies) {
+    const nodeName = b.ros.bodyRos2?.nodeName;
+    if (nodeName === undefined) continue;
+    const clash = claimed.get(nodeName);
+    if (!VALID_NODE_NAME.test(nodeName)) {
+      out.set(b, { errors: [error(b.at, `body item "${b.itemName}" is left out: its BodyROS2Item's node name "${nodeName}" is not a valid ROS name (letters, digits and '_', not starting with a digit): choreonoid_ros cannot create that node, and it has no namespace to serve it in`)] });
+    } else if (clash) {
+      out.set(b, { errors: [error(b.at, `body item "${b.itemName}" is left out: its namespace /${nodeName} is already that of body item "${clash.itemName}" (${clash.at.file}:${clash.at.line}:${clash.at.column}); choreonoid_ros publishes both there. Rename one of them`)] });
+    } else {
+      claimed.set(nodeName, b);
+      out.set(b, { name: nodeName });
+    }
+  }
+  const name = uniqueNamer(claimed.keys());
+  for (const b of bodies) {
+    if (b.ros.bodyRos2) continue;
+    const wanted = rosNodeName(b.itemName);
+    const chosen = name(nameToken(b.itemName));
+    out.set(b, chosen === wanted ? { name: chosen } : { name: chosen, warning: warning(b.at, `body item "${b.itemName}" is served in /${chosen}: /${wanted} ${VALID_NODE_NAME.test(wanted) ? 'is another body\'s' : 'is no valid ROS namespace'} (it has no BodyROS2Item, whose node would need that name)`) });
+  }
+  return out;
+}
+
+/** One body's node, in namespace /<nodeName>. */
+function bodyLaunch(b: LoadedProjectBody, index: number, nodeName: string, options: LaunchPlanOptions): BodyLaunch {
   const bodyRos2 = b.ros.bodyRos2;
-  // Without a BodyROS2Item the namespace is the one a BodyROS2Item would use: adding one later changes nothing here.
-  const nodeName = bodyRos2?.nodeName ?? rosNodeName(b.itemName);
-  if (!VALID_NODE_NAME.test(nodeName)) {
-    return { itemName: b.itemName, itemPath: b.itemPath, errors: [error(b.at, `body item "${b.itemName}" is left out: its ROS name "${nodeName}" is not a valid node name (letters, digits and '_', not starting with a digit), so it has no namespace to serve it in (choreonoid_ros cannot create its node either)`)] };
-  }
-  const clash = served.get(nodeName);
-  if (clash) {
-    return {
-      itemName: b.itemName,
-      itemPath: b.itemPath,
-      errors: [error(b.at, `body item "${b.itemName}" is left out: its namespace /${nodeName} is already that of body item "${clash.body.itemName}" (${clash.body.at.file}:${clash.body.at.line}:${clash.body.at.column}); choreonoid_ros would publish both there. Rename one of them`)],
-    };
-  }
   const namespace = `/${nodeName}`;
   const warnings: Diagnostic[] = [];
   // A body with nothing choreonoid_ros would publish (no moving joint, no sensor: a floor, a wall) needs no BodyROS2Item.
@@ -199,6 +225,7 @@ function bodyLaunch(b: LoadedProjectBody, options: LaunchPlanOptions, served: Re
   if (b.world === null) warnings.push(warning(b.at, `body item "${b.itemName}" is outside any world item: no simulation moves it; it is placed where the project starts it`));
   const rootJoint = b.rootJointType !== b.model.links[0]!.joint.type && (b.rootJointType === 'fixed' || b.rootJointType === 'free') ? b.rootJointType : '';
   return {
+    index,
     itemName: b.itemName,
     itemPath: b.itemPath,
     world: b.world,
@@ -250,21 +277,22 @@ function planningLaunch(project: Project, body: BodyLaunch): PlanningLaunch {
 export function launchPlan(project: Project, options: LaunchPlanOptions = {}): LaunchPlan {
   const bodies: BodyLaunch[] = [];
   const leftOut: LeftOutBody[] = [];
-  const served = new Map<string, Named>();
+  const names = namespaceNames(project.bodies.filter((b): b is LoadedProjectBody => b.kind === 'loaded'));
   const diagnostics: Diagnostic[] = [];
-  for (const b of project.bodies) {
+  project.bodies.forEach((b, index) => {
     if (b.kind === 'failed') {
-      leftOut.push({ itemName: b.itemName, itemPath: b.itemPath, errors: b.errors });
-      continue;
+      leftOut.push({ index, itemName: b.itemName, itemPath: b.itemPath, errors: b.errors });
+      return;
     }
-    const launch = bodyLaunch(b, options, served);
-    if ('errors' in launch) {
-      leftOut.push(launch);
-      continue;
+    const named = names.get(b)!;
+    if ('errors' in named) {
+      leftOut.push({ index, itemName: b.itemName, itemPath: b.itemPath, errors: named.errors });
+      return;
     }
-    served.set(launch.namespace.slice(1), { body: b, nodeName: launch.namespace.slice(1) });
+    const launch = bodyLaunch(b, index, named.name, options);
+    if (named.warning) launch.warnings.unshift(named.warning);
     bodies.push(launch);
-  }
+  });
   const clocks = project.worlds.filter((w) => w.ros.worldRos2);
   const clockWorld = clocks[0];
   if (clocks.length > 1) {
