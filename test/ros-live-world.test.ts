@@ -430,24 +430,35 @@ describe.skipIf(skipMoveit)('moveit.launch.py project_file:= plans among the pro
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  /** FCL's obstacles touched at every trajectory point and SUBSTEPS states between each two. */
-  const touchedAlong = (joints: string[], points: number[][]): { states: number; touching: number; obstacles: Set<string> } => {
-    const states: Map<string, number>[] = [];
+  /**
+   * FCL's obstacles touched at every trajectory point (`waypoints`) and at SUBSTEPS states between each two
+   * (`between`), against the obstacles' boxes each shrunk by `margin` on every side.
+   */
+  const touchedAlong = (joints: string[], points: number[][], margin = 0) => {
+    const states: { q: Map<string, number>; waypoint: boolean }[] = [];
     for (let k = 0; k + 1 < points.length; k++) {
-      for (let s = 0; s < SUBSTEPS; s++) states.push(new Map(joints.map((j, i) => [j, points[k]![i]! + ((points[k + 1]![i]! - points[k]![i]!) * s) / SUBSTEPS])));
+      for (let s = 0; s < SUBSTEPS; s++) states.push({ q: new Map(joints.map((j, i) => [j, points[k]![i]! + ((points[k + 1]![i]! - points[k]![i]!) * s) / SUBSTEPS])), waypoint: s === 0 });
     }
-    states.push(new Map(joints.map((j, i) => [j, points[points.length - 1]![i]!])));
-    const run = fclCollisions(urdfFile, states, 1, OBSTACLE_BOXES);
+    states.push({ q: new Map(joints.map((j, i) => [j, points[points.length - 1]![i]!])), waypoint: true });
+    const boxes = OBSTACLE_BOXES.map((b) => ({ ...b, size: b.size.map((v) => v - 2 * margin) as [number, number, number] }));
+    const run = fclCollisions(urdfFile, states.map((s) => s.q), 1, boxes);
     expect(run.skipped.size, `shapes FCL could not read: ${[...run.skipped].join('; ')}`).toBe(0);
-    const obstacles = new Set<string>();
-    let touching = 0;
-    for (const hits of run.hits) {
+    const out = { states: states.length, waypoints: 0, waypointsTouching: 0, betweenTouching: 0, obstacles: new Set<string>() };
+    run.hits.forEach((hits, i) => {
       const here = [...hits].flatMap((k) => k.split('\u0000')).filter((n) => n.startsWith('@'));
-      if (here.length > 0) touching++;
-      for (const n of here) obstacles.add(n.slice(1));
-    }
-    return { states: states.length, touching, obstacles };
+      if (states[i]!.waypoint) out.waypoints++;
+      if (here.length > 0) {
+        if (states[i]!.waypoint) out.waypointsTouching++;
+        else out.betweenTouching++;
+      }
+      for (const n of here) out.obstacles.add(n.slice(1));
+    });
+    return out;
   };
+
+  /** The smallest of a few margins (m) by which the obstacles must shrink for no state of the path to touch them. */
+  const clearance = (joints: string[], points: number[][]): number | null =>
+    [0, 0.002, 0.005, 0.01, 0.02].find((m) => { const t = touchedAlong(joints, points, m); return t.waypointsTouching + t.betweenTouching === 0; }) ?? null;
 
   /** How far (rad) the path strays from the straight line between its ends, at any point. */
   const strayFromStraight = (points: number[][]): number => {
@@ -498,6 +509,7 @@ describe.skipIf(skipMoveit)('moveit.launch.py project_file:= plans among the pro
     // The straight line runs into the pillar: MoveIt says so, and so does FCL against the pillar's own box.
     const straightPoints = around.straight.map((s) => Object.keys(START).map((j) => START[j]! + ((GOAL[j]! - START[j]!) * s.i) / 50));
     const straightFcl = touchedAlong(Object.keys(START), straightPoints);
+    const straightTouching = straightFcl.waypointsTouching + straightFcl.betweenTouching;
     const blocked = around.straight.filter((s) => !s.valid);
     expect(blocked.length, 'states of the straight line MoveIt finds in collision').toBeGreaterThan(0);
     expect(blocked.every((s) => s.contacts.some((c) => c.includes(PILLAR.name))), JSON.stringify(blocked.slice(0, 3))).toBe(true);
@@ -512,11 +524,15 @@ describe.skipIf(skipMoveit)('moveit.launch.py project_file:= plans among the pro
     moveit.around = {
       objects: around.objects,
       sceneWaited_s: +around.waited.toFixed(2),
-      straightStatesInCollision: { moveit: blocked.length, of: around.straight.length, fcl: straightFcl.touching, fclStates: straightFcl.states },
+      straightStatesInCollision: { moveit: blocked.length, of: around.straight.length, fcl: straightTouching, fclStates: straightFcl.states },
       plan: { points: points.length, planning_time_s: around.plan.planning_time, duration_s: around.plan.points[around.plan.points.length - 1]!.t, strayFromStraight_rad: +strayFromStraight(points).toFixed(3) },
-      fcl: { states: aroundFcl.states, touching: aroundFcl.touching, obstacles: [...aroundFcl.obstacles] },
+      fcl: { waypoints: aroundFcl.waypoints, waypointsTouching: aroundFcl.waypointsTouching, statesBetween: aroundFcl.states - aroundFcl.waypoints, betweenTouching: aroundFcl.betweenTouching, obstacles: [...aroundFcl.obstacles], clearsObstaclesShrunkBy_m: clearance(joints, points) },
     };
-    expect(aroundFcl.touching, `trajectory states touching ${[...aroundFcl.obstacles].join(', ')}`).toBe(0);
+    // Every state of the returned trajectory is clear of every obstacle. Between two of them MoveIt checked the motion
+    // every motion_step (2 cm of any point of the robot): a corner may graze a box there by less than that.
+    expect(aroundFcl.waypointsTouching, `trajectory points touching ${[...aroundFcl.obstacles].join(', ')}`).toBe(0);
+    expect(clearance(joints, points), 'the margin by which obstacles must shrink for no interpolated state to touch them').not.toBeNull();
+    expect(clearance(joints, points)!).toBeLessThanOrEqual(0.01);
 
     // The pillar taken out of the project file: the node reads it again, MoveIt's scene loses it, the arm swings straight.
     writeFileSync(project, projectText({ pillar: false }));
@@ -529,7 +545,7 @@ describe.skipIf(skipMoveit)('moveit.launch.py project_file:= plans among the pro
       objects: through.objects.map((o) => o.id),
       sceneWaited_s: +through.waited.toFixed(2),
       plan: { points: throughPoints.length, planning_time_s: through.plan.planning_time, strayFromStraight_rad: +strayFromStraight(throughPoints).toFixed(3) },
-      fcl: { states: throughFcl.states, touchingWherePillarStood: throughFcl.touching, obstacles: [...throughFcl.obstacles] },
+      fcl: { states: throughFcl.states, touchingWherePillarStood: throughFcl.waypointsTouching + throughFcl.betweenTouching, obstacles: [...throughFcl.obstacles] },
     };
     // It passes where the pillar stood: FCL finds the old pillar's box in its way, and nothing else.
     expect([...throughFcl.obstacles]).toEqual([PILLAR.name]);
