@@ -4,6 +4,7 @@ rviz2 and MoveIt configuration from the model the node serves, and the node para
 Not a launch file itself: display.launch.py and moveit.launch.py import it from their own folder.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -64,6 +65,35 @@ def run_cli(args):
     if result.returncode != 0:
         raise RuntimeError('body-bridge %s failed (exit %d):\n%s' % (args[0], result.returncode, result.stderr.strip()))
     return result.stderr
+
+
+def run_cli_json(args):
+    """Runs body-bridge ARGS, which prints JSON; returns (the parsed JSON, its stderr). Raises RuntimeError when it fails."""
+    result = subprocess.run(cli_command() + args, capture_output=True, text=True, timeout=600, check=False)
+    if result.returncode != 0:
+        raise RuntimeError('body-bridge %s failed (exit %d):\n%s' % (args[0], result.returncode, result.stderr.strip()))
+    return json.loads(result.stdout), result.stderr
+
+
+def node_parameters(parameters):
+    """A parameter dict as launch_ros can pass it: empty lists left out (rcl cannot type them: the node's
+    default is empty), number lists as floats (a list mixing 0 and 0.5 is no ROS parameter type)."""
+    out = {}
+    for name, value in parameters.items():
+        if isinstance(value, list):
+            if not value:
+                continue
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+                value = [float(v) for v in value]
+        out[name] = value
+    return out
+
+
+def write_parameters(path, parameters):
+    """A ROS 2 params file giving every node that reads it (/**) these parameters."""
+    with open(path, 'w') as f:
+        yaml.safe_dump({'/**': {'ros__parameters': node_parameters(parameters)}}, f, default_flow_style=False)
+    return path
 
 
 def file_parameters(path, namespace='', node='body_bridge'):

@@ -3,6 +3,7 @@
     ros2 launch body_bridge moveit.launch.py body_file:=/path/to/PA10.body
     ros2 launch body_bridge moveit.launch.py body_file:=SR1.wrl rviz:=true
     ros2 launch body_bridge moveit.launch.py body_file:=Tank.body joint_states_topic:=/Tank/joint_states use_sim_time:=true
+    ros2 launch body_bridge moveit.launch.py project_file:=world.cnoid robot:=arm use_sim_time:=true
 
 body_bridge serves robot_description and robot_description_semantic (the SRDF `body-bridge moveit` writes);
 move_group reads both from those topics. At launch, `body-bridge moveit` writes the rest of the configuration
@@ -22,6 +23,15 @@ specified." as an error, so move_group runs with that logger at fatal (Humble:
 `moveit.plugins.moveit_simple_controller_manager`, Jazzy: `move_group.moveit.moveit.plugins.simple_controller_manager`;
 nothing else is logged there when it has no controllers; an empty moveit_controller_manager is no way out, it
 crashes Humble's move_group). With execution:=true that logger is left alone. docs/moveit.md says more.
+
+project_file:=X.cnoid robot:=NAME plans for body item NAME of a Choreonoid project among the project's bodies
+that do not move (docs/project.md): `body-bridge project --launch-plan --planning-robot NAME` says how to serve
+it — its model, its placement in `world` where a simulation starts it, its initial joints, choreonoid_ros's
+/<name>/joint_states — and body_bridge serves it unprefixed (MoveIt's robot model is the URDF's names) in
+move_group's namespace, with planning_scene_project: the static bodies go into the planning scene as
+collision objects and follow edits of the project file. Beside project.launch.py (which serves the same body
+prefixed in /<name> and relays its sensors) this is a second, unprefixed copy of that one robot's frames;
+pass publish_joint_states:=false there when no simulation runs, so that one node publishes its initial joints.
 """
 
 import os
@@ -67,16 +77,59 @@ def is_true(text):
     return text.lower() in ('true', '1', 'yes')
 
 
+def project_robot(context, config_dir):
+    """project_file:= mode: how the planning robot is served, from the CLI's launch plan (None without a project)."""
+    project = LaunchConfiguration('project_file').perform(context)
+    if not project:
+        return None
+    robot = LaunchConfiguration('robot').perform(context)
+    if not robot:
+        raise RuntimeError('project_file:= needs robot:=NAME, the body item of the project MoveIt plans for')
+    plan, report = tools.run_cli_json(['project', os.path.abspath(project), '--launch-plan', '--planning-robot', robot])
+    planning = plan['planning']
+    # The user's params file (conventions, ...) with the plan's parameters on top, as one file for the node.
+    user = tools.file_parameters(LaunchConfiguration('params_file').perform(context))
+    params_file = tools.write_parameters(os.path.join(config_dir, 'planning_robot.params.yaml'), {**user, **planning['parameters']})
+    return {'planning': planning, 'params_file': params_file, 'report': report}
+
+
+def bridge_include(context, served):
+    """The node serving the robot: bridge.launch.py with this launch's arguments, or the project's planning robot."""
+    def get(name):
+        return LaunchConfiguration(name).perform(context)
+
+    arguments = {name: get(name) for name in ('body_file', 'use_sim_time', 'params_file', 'joint_states_topic', 'free_root_frame',
+                                               'node_name', 'ros2_control', 'publish_joint_states')}
+    arguments['publish_robot_description_semantic'] = 'true'
+    if served:
+        planning = served['planning']
+        arguments.update({
+            'body_file': planning['parameters']['body_file'],
+            'params_file': served['params_file'],
+            'joint_states_topic': planning['joint_states_topic'],
+            # Empty: the params file's '' (placement_frame places the root instead).
+            'free_root_frame': '',
+            'node_name': planning['node_name'],
+        })
+    return IncludeLaunchDescription(
+        PythonLaunchDescriptionSource(PathJoinSubstitution([FindPackageShare('body_bridge'), 'launch', 'bridge.launch.py'])),
+        launch_arguments=arguments.items(),
+    )
+
+
 def moveit_nodes(context):
     def get(name):
         return LaunchConfiguration(name).perform(context)
 
     use_sim_time = is_true(get('use_sim_time'))
-    parameters = tools.file_parameters(get('params_file'), node=get('node_name'))
-    model = tools.model_argument(get('body_file'))
-    free_root_frame = get('free_root_frame')
-    distro = os.environ.get('ROS_DISTRO', 'humble')
     config_dir = tempfile.mkdtemp(prefix='body_bridge_moveit_')
+    served = project_robot(context, config_dir)
+    parameters = tools.file_parameters(served['params_file'] if served else get('params_file'), node=get('node_name'))
+    model = served['planning']['parameters']['body_file'] if served else tools.model_argument(get('body_file'))
+    joint_states_topic = served['planning']['joint_states_topic'] if served else get('joint_states_topic')
+    # A project's free root hangs from world (placement_frame), MoveIt's virtual joint with it.
+    free_root_frame = 'world' if served else get('free_root_frame')
+    distro = os.environ.get('ROS_DISTRO', 'humble')
     # --samples 0: the collision matrix move_group uses is the node's SRDF; only the YAML files are read here.
     # planning_ranges:=false: every joint plans over the model's limits (docs/moveit.md, "Planning ranges").
     report = tools.run_cli(['moveit', model, '-o', config_dir, '--samples', '0',
@@ -124,7 +177,9 @@ def moveit_nodes(context):
             'trajectory_execution.allowed_goal_duration_margin': 0.5,
             'trajectory_execution.allowed_start_tolerance': 0.01,
         })
-    actions = [
+    actions = [LogInfo(msg=line) for line in (served['report'].strip().splitlines() if served else []) if line]
+    actions += [
+        bridge_include(context, served),
         LogInfo(msg='MoveIt configuration from %s in %s (%s)' % (model, config_dir, report.strip().splitlines()[-1])),
         tools.remove_at_shutdown(config_dir),
         Node(
@@ -132,7 +187,7 @@ def moveit_nodes(context):
             executable='move_group',
             output='screen',
             parameters=[move_group_parameters],
-            remappings=[('joint_states', get('joint_states_topic'))],
+            remappings=[('joint_states', joint_states_topic)],
             # Plan only: the controller manager MoveIt loads regardless has no controllers to read, and logs
             # "No controller_names specified." as an error (an empty list cannot be given as a ROS 2
             # parameter). Nothing else goes to that logger then; with execution:=true it logs as usual.
@@ -142,7 +197,7 @@ def moveit_nodes(context):
     if is_true(get('rviz')):
         rviz_config = os.path.join(config_dir, 'moveit.rviz')
         tools.run_cli(['rviz', model, '-o', rviz_config, '--free-root-frame', free_root_frame]
-                      + tools.convention_args(parameters))
+                      + (['--world-frame', 'world'] if served else []) + tools.convention_args(parameters))
         with open(rviz_config) as f:
             text = f.read()
         # The MotionPlanning display joins the generated ones (after TF, before the device displays).
@@ -160,7 +215,6 @@ def moveit_nodes(context):
 
 
 def generate_launch_description():
-    share = FindPackageShare('body_bridge')
     arguments = tools.declare(
         'body_file', 'use_sim_time', 'params_file', 'joint_states_topic', 'free_root_frame', 'node_name', 'ros2_control', 'publish_joint_states',
         free_root_frame=('world', "A free root's parent on /tf_static and the SRDF's virtual joint parent; '' when something else publishes it"),
@@ -172,20 +226,8 @@ def generate_launch_description():
                               description='Metres a point of the robot may move between the states OMPL checks for collisions; 0: MoveIt\'s usual longest_valid_segment_fraction'),
         DeclareLaunchArgument('planning_ranges', default_value='true',
                               description='true: joints that cannot turn through a range of more than a full turn plan from home to where they stop; false: over the model\'s limits'),
+        DeclareLaunchArgument('project_file', default_value='',
+                              description="A Choreonoid project: plan for its body item robot:= among its bodies that do not move (they go into the planning scene); body_file, joint_states_topic and free_root_frame then come from the project"),
+        DeclareLaunchArgument('robot', default_value='', description='With project_file: the body item MoveIt plans for'),
     ]
-    bridge = IncludeLaunchDescription(
-        PythonLaunchDescriptionSource(PathJoinSubstitution([share, 'launch', 'bridge.launch.py'])),
-        launch_arguments={
-            'body_file': LaunchConfiguration('body_file'),
-            'use_sim_time': LaunchConfiguration('use_sim_time'),
-            'params_file': LaunchConfiguration('params_file'),
-            'joint_states_topic': LaunchConfiguration('joint_states_topic'),
-            'free_root_frame': LaunchConfiguration('free_root_frame'),
-            'publish_robot_description_semantic': 'true',
-            'node_name': LaunchConfiguration('node_name'),
-            'ros2_control': LaunchConfiguration('ros2_control'),
-            'publish_joint_states': LaunchConfiguration('publish_joint_states'),
-        }.items(),
-    )
-    return LaunchDescription(arguments + [bridge, OpaqueFunction(function=moveit_nodes)])
-
+    return LaunchDescription(arguments + [OpaqueFunction(function=moveit_nodes)])

@@ -204,3 +204,28 @@ describe.each(MOVEIT_ROBOTS)('%s against FCL', (file) => {
     });
   });
 });
+
+describe.skipIf(withoutFcl)('the FCL harness with obstacles (what test/ros-live-world.test.ts checks trajectories with)', () => {
+  it('reports a link touching a box of the world, in the root frame, turned by its quaternion, as the joints move the link', () => {
+    const urdf = join(work, 'obstacle-check.urdf');
+    writeFileSync(
+      urdf,
+      `<robot name="t">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><origin xyz="0 0 0.1"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <link name="arm"><collision><origin xyz="0.5 0 0.05"/><geometry><box size="1 0.05 0.05"/></geometry></collision></link>
+</robot>
+`,
+    );
+    const S = Math.SQRT1_2;
+    // A post at (0, 0.6): the arm (1 m along its +x, 0.125–0.175 m up) meets it turned a quarter, not at 0.
+    const post = { name: 'post', centre: [0, 0.6, 0.15], size: [0.1, 0.1, 0.3] } as const;
+    // A slab across the arm at x = 0.5 (0.5 m along y), and the same slab turned a quarter: then along x, beside the arm.
+    const slab = { name: 'slab', centre: [0.5, 0.2, 0.15], size: [0.05, 0.5, 0.05] } as const;
+    const turned = { ...slab, name: 'turned', quaternion: [0, 0, S, S] } as const;
+    const run = fclCollisions(urdf, [new Map([['j', 0]]), new Map([['j', Math.PI / 2]])], 1, [post, slab]);
+    expect(run.hits.map(pairs)).toEqual([['@slab | arm'], ['@post | arm']]);
+    const alone = fclCollisions(urdf, [new Map([['j', 0]])], 1, [turned]);
+    expect(alone.hits.map(pairs)).toEqual([[]]);
+  });
+});

@@ -87,4 +87,23 @@ robot1:
       ignore_timestamp: true,
     });
   });
+
+  it('reads lists launch_ros writes as Python tuples (a launch file\'s list parameters), without a warning', async () => {
+    // What launch_ros writes for parameters={'placement': [1.0, 2.0, ...], 'initial_joint_positions': ['J1=0.5']}.
+    const files: Record<string, string> = {
+      '/launch_params': "/**:\n  ros__parameters:\n    placement: !!python/tuple\n    - 1.0\n    - 2.5\n    initial_joint_positions: !!python/tuple\n    - J1=0.5\n",
+    };
+    const warned: unknown[] = [];
+    const listen = (w: unknown): void => void warned.push(w);
+    process.on('warning', listen);
+    try {
+      const args = parseRosArgs(['--ros-args', '--params-file', '/launch_params'], 'body_bridge');
+      expect(Object.fromEntries(parameterOverrides(args, (p) => files[p]!))).toEqual({ placement: [1, 2.5], initial_joint_positions: ['J1=0.5'] });
+      // process.emitWarning delivers on a later tick.
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off('warning', listen);
+    }
+    expect(warned).toEqual([]);
+  });
 });

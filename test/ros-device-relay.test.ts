@@ -494,6 +494,39 @@ describe('RangeSensor relay', () => {
       expectAllValid(t);
     });
   }
+
+  it("in choreonoid_ros's own namespace (a project's body) the scan is relayed on <device>/scan_relayed, never onto choreonoid_ros's scan", () => {
+    const model = load('openhrp3/sample/model/RH2/RH2_withoutArm_withObstacleSensor.wrl');
+    const ns = `/${model.name}`;
+    const t = createMemoryTransport({ codec: peerCodec, namespace: ns });
+    const stop = startDeviceRelay({ model, frames: deviceFrames(model), transport: t, framePrefix: PREFIX, params: { ...defaultRelayParams, inputNamespace: ns } });
+    const scanTopics = t.topics().filter((x) => x.type === 'sensor_msgs/msg/LaserScan');
+    // Heard on choreonoid_ros's name, said on ours: /RH2.../URG_SENSOR0/scan_relayed once resolved in the namespace.
+    expect(scanTopics.map((x) => [x.direction, x.topic])).toEqual([
+      ['publish', 'URG_SENSOR0/scan_relayed'],
+      ['subscribe', `${ns}/URG_SENSOR0/scan`],
+    ]);
+    const upstream: LaserScan = {
+      header: { stamp: stampFromSec(1), frame_id: 'URG_SENSOR0' },
+      angle_min: -1,
+      angle_max: 1,
+      angle_increment: 0.5,
+      time_increment: 0,
+      scan_time: 0,
+      range_min: 0.1,
+      range_max: 4,
+      ranges: Float32Array.from([1, 1, 1, 1, 1]),
+      intensities: [],
+    };
+    expect(t.inject(`${ns}/URG_SENSOR0/scan`, upstream)).toBe(1);
+    expect(t.last<LaserScan>('URG_SENSOR0/scan_relayed')!.header.frame_id).toBe(`${PREFIX}URG_SENSOR0_scan_frame`);
+    expect(t.logs.some((l) => l.level === 'info' && /URG_SENSOR0: relayed on URG_SENSOR0\/scan_relayed/.test(l.message))).toBe(true);
+    stop();
+    // Anywhere else the standard name stays (the case above): / and choreonoid_ros's /<body>.
+    const elsewhere = createMemoryTransport({ codec: peerCodec, namespace: '/r1' });
+    startDeviceRelay({ model, frames: deviceFrames(model), transport: elsewhere, framePrefix: PREFIX, params: { ...defaultRelayParams, inputNamespace: ns } });
+    expect(elsewhere.topics().filter((x) => x.direction === 'publish' && x.type === 'sensor_msgs/msg/LaserScan').map((x) => x.topic)).toEqual(['URG_SENSOR0/scan']);
+  });
 });
 
 // ---- Inertial and force sensors ---------------------------------------------------------------------

@@ -32,7 +32,7 @@ function requireBuild(): void {
 }
 
 describe.skipIf(skipWithout(python3))('launch files', () => {
-  const files = ['launch/bridge.launch.py', 'launch/display.launch.py', 'launch/moveit.launch.py', 'launch/simulation.launch.py', 'launch/body_bridge_tools.py'];
+  const files = ['launch/bridge.launch.py', 'launch/display.launch.py', 'launch/moveit.launch.py', 'launch/simulation.launch.py', 'launch/project.launch.py', 'launch/body_bridge_tools.py'];
 
   it('compile with python3 -m py_compile', () => {
     const r = spawnSync(found(python3).exe, ['-m', 'py_compile', ...files], {
@@ -96,6 +96,13 @@ print(json.dumps(out))`;
     expect(simulation.args).toEqual(expect.arrayContaining(['body_file', 'project', 'namespace', 'mode', 'joint_modes', 'gains_file', 'gui', 'rviz']));
     expect(simulation.nodes.map((n) => n.package)).toEqual(["'choreonoid_ros'", "'controller_manager'"]);
     expect(simulation.nodes[0]!.parameters).toBe('[gains, controllers]');
+    expect(moveit.args).toEqual(expect.arrayContaining(['project_file', 'robot']));
+    const project = info['launch/project.launch.py']!;
+    expect(project.args).toEqual(expect.arrayContaining(['project_file', 'start_choreonoid', 'gui', 'use_sim_time', 'rviz', 'placement_topics', 'placement_topic_types', 'share']));
+    // One body_bridge node per body of the plan (its name and namespace the plan's), rviz2, Choreonoid.
+    expect(project.nodes.map((n) => n.package)).toEqual(["'body_bridge'", "'rviz2'", "'choreonoid_ros'"]);
+    expect(project.nodes[0]!).toMatchObject({ name: "body['node_name']", namespace: "body['namespace']" });
+    expect(project.nodes[2]!.arguments).toContain("'--start-simulation'");
   });
 });
 

@@ -139,6 +139,31 @@ describe('planning scene publisher', () => {
     expect(transport.active().timers).toBe(idle - 1);
   });
 
+  it('a subscriber count that cannot be read is said once and never ends the node (it would, thrown in a timer)', () => {
+    const transport = createMemoryTransport();
+    const broken: Transport = {
+      ...transport,
+      publisher: <T>(...args: Parameters<Transport['publisher']>) => {
+        const p = transport.publisher<T>(...args);
+        return {
+          topic: p.topic,
+          publish: (m: T) => p.publish(m),
+          subscriptionCount: (): number => {
+            throw new TypeError('target.subscriptionCount is not a function');
+          },
+        };
+      },
+    };
+    const scene = startPlanningScenePublisher({ transport: broken });
+    expect(scene.update({ frame, bodies: [table] }).successful).toBe(true);
+    expect(() => transport.advanceWall(3 * SUBSCRIBER_POLL_MS)).not.toThrow();
+    const errors = transport.logs.filter((l) => l.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.message).toMatch(/cannot count the subscribers of planning_scene \(target.subscriptionCount is not a function\)/);
+    expect(scene.update({ frame, bodies: [wall] }).successful).toBe(true);
+    expect(() => scene.stop()).not.toThrow();
+  });
+
   it('without moveit_msgs in rclnodejs it says what to install and stays up', () => {
     const transport = createMemoryTransport();
     const failing: Transport = {

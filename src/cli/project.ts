@@ -5,10 +5,16 @@ import { parseArgs } from 'node:util';
 import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import { rpyFromMatrix } from '../model/math.js';
 import type { Diagnostic, Mat3, Pose, Vec3 } from '../model/types.js';
-import { readProject, SHARE_ENV, type Project, type ProjectBody, type ProjectOptions } from '../project/index.js';
+import { DEFAULT_ROS2_CONTROL_MODE, launchPlan, readProject, SHARE_ENV, type Project, type ProjectBody, type ProjectOptions } from '../project/index.js';
+import { writeFileAtomic } from '../urdf/index.js';
 import type { Command, CommandIo } from './command.js';
+import { launchPlanJson, planDiagnostics, planRviz, poseSourcesOf } from './launch-plan.js';
+import { isControlMode } from '../control/modes.js';
 
 export const PROJECT_USAGE = `usage: body-bridge project <project.cnoid> [--json] [--share DIR] [--path-variable NAME=DIR]... [--package-path DIR]...
+       body-bridge project <project.cnoid> --launch-plan [--rviz FILE] [--placement-topic BODY=TOPIC]...
+                           [--placement-topic-type BODY=odometry|pose_stamped]... [--planning-robot BODY]
+                           [--ros2-control-mode MODE] [--share DIR] [--path-variable NAME=DIR]...
   --share DIR               Choreonoid's share directory, for \${SHARE} (default: $${SHARE_ENV}, else the share of
                             the choreonoid found on PATH)
   --path-variable NAME=DIR  a user path variable \${NAME}, as Choreonoid's option of that name; repeatable
@@ -17,6 +23,17 @@ export const PROJECT_USAGE = `usage: body-bridge project <project.cnoid> [--json
   --package-path DIR        directory holding ROS packages, for package:// URIs in the models; repeatable
   exit status 0 when every body item loads, 1 when the project cannot be read or a body item does not load (the
   others are still shown), 2 for bad usage. Located errors and warnings go to stderr as file:line:column.
+
+  --launch-plan             instead, what project.launch.py starts, as JSON: per body its node (namespace, name),
+                            its parameters (body_file, frame_prefix, placement in world, initial joints, ...) and
+                            warnings; the bodies left out with their errors; with --planning-robot, how
+                            moveit.launch.py serves that body. Exit 0 when at least one body is served (bodies that
+                            fail are left out and reported), 1 when none is or the planning robot cannot be served
+  --rviz FILE               also write the rviz2 view of every served body there
+  --placement-topic BODY=TOPIC       a free root's pose source (nav_msgs/Odometry unless said otherwise); repeatable
+  --placement-topic-type BODY=TYPE   odometry or pose_stamped (geometry_msgs/PoseStamped in world)
+  --planning-robot BODY     the body item MoveIt plans for among the project's static bodies
+  --ros2-control-mode MODE  the <ros2_control> mode of bodies under a ROS2ControlItem (default ${DEFAULT_ROS2_CONTROL_MODE})
 `;
 
 /** A choreonoid_ros item as JSON: its fields in snake_case, without its place in the file. */
@@ -140,7 +157,7 @@ function diagnosticsOf(project: Project): Diagnostic[] {
   return out;
 }
 
-export function runProject(argv: string[], io: CommandIo): number {
+export async function runProject(argv: string[], io: CommandIo): Promise<number> {
   let args;
   try {
     args = parseArgs({
@@ -151,6 +168,12 @@ export function runProject(argv: string[], io: CommandIo): number {
         share: { type: 'string' },
         'path-variable': { type: 'string', multiple: true, default: [] },
         'package-path': { type: 'string', multiple: true, default: [] },
+        'launch-plan': { type: 'boolean', default: false },
+        rviz: { type: 'string' },
+        'placement-topic': { type: 'string', multiple: true, default: [] },
+        'placement-topic-type': { type: 'string', multiple: true, default: [] },
+        'planning-robot': { type: 'string' },
+        'ros2-control-mode': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -175,6 +198,22 @@ export function runProject(argv: string[], io: CommandIo): number {
     }
     (pathVariables[v.slice(0, eq)] ??= []).push(v.slice(eq + 1));
   }
+  const planOnly = ['rviz', 'placement-topic', 'placement-topic-type', 'planning-robot', 'ros2-control-mode'] as const;
+  const misplaced = planOnly.find((o) => { const v = args.values[o]; return Array.isArray(v) ? v.length > 0 : v !== undefined; });
+  if (misplaced && !args.values['launch-plan']) {
+    io.stderr(`body-bridge project: --${misplaced} goes with --launch-plan\n${PROJECT_USAGE}`);
+    return 2;
+  }
+  const sources = poseSourcesOf(args.values['placement-topic'], args.values['placement-topic-type']);
+  if (typeof sources === 'string') {
+    io.stderr(`body-bridge project: ${sources}\n`);
+    return 2;
+  }
+  const mode = args.values['ros2-control-mode'];
+  if (mode !== undefined && !isControlMode(mode)) {
+    io.stderr(`body-bridge project: --ros2-control-mode ${mode}: not a ros2_control mode body_bridge writes\n`);
+    return 2;
+  }
   const options: ProjectOptions = { env: io.env, pathVariables, packagePath: args.values['package-path'], ...(args.values.share !== undefined ? { share: args.values.share } : {}) };
   let project: Project;
   try {
@@ -183,6 +222,41 @@ export function runProject(argv: string[], io: CommandIo): number {
     if (!(e instanceof ModelLoadError)) throw e;
     io.stderr(`${e.message}\n`);
     return 1;
+  }
+  if (args.values['launch-plan']) {
+    const plan = launchPlan(project, {
+      poseSources: sources,
+      ...(args.values['planning-robot'] !== undefined ? { planningRobot: args.values['planning-robot'] } : {}),
+      ...(mode !== undefined ? { ros2ControlMode: mode } : {}),
+    });
+    if (plan.unknownPoseSources.length > 0) {
+      io.stderr(`body-bridge project: --placement-topic names ${plan.unknownPoseSources.join(', ')}, which the project does not serve (its bodies: ${plan.bodies.map((b) => b.itemName).join(', ') || 'none'})\n`);
+      return 2;
+    }
+    const lines = new Set([...diagnosticsOf(project), ...planDiagnostics(plan)].map(formatDiagnostic));
+    for (const line of lines) io.stderr(`${line}\n`);
+    const rviz = args.values.rviz;
+    if (rviz !== undefined) {
+      const config = planRviz(project, plan);
+      try {
+        await writeFileAtomic(rviz, config.yaml);
+      } catch (e) {
+        io.stderr(`body-bridge project: ${(e as Error).message}\n`);
+        return 1;
+      }
+      for (const topic of config.undrawn) io.stderr(`body-bridge project: ${topic} (sensor_msgs/Imu) has no display in rviz_default_plugins; not shown\n`);
+    }
+    io.stdout(`${JSON.stringify(launchPlanJson(plan, rviz ?? null), null, 2)}\n`);
+    if (plan.planningProblem) {
+      io.stderr(`body-bridge project: cannot plan for ${args.values['planning-robot']}: ${plan.planningProblem}\n`);
+      return 1;
+    }
+    if (plan.bodies.length === 0) {
+      io.stderr(`body-bridge project: no body of ${project.file} can be served\n`);
+      return 1;
+    }
+    io.stderr(`body-bridge project: ${plan.bodies.length} bod${plan.bodies.length === 1 ? 'y' : 'ies'} to serve${plan.leftOut.length > 0 ? `, ${plan.leftOut.length} left out (${plan.leftOut.map((b) => b.itemName).join(', ')})` : ''}${rviz !== undefined ? `; rviz view in ${rviz}` : ''}\n`);
+    return 0;
   }
   const diagnostics = diagnosticsOf(project);
   for (const d of diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);

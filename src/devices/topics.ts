@@ -96,20 +96,44 @@ function topicsFor(d: Device, f: DeviceFrames, base: string): DeviceTopic[] {
   }
 }
 
+/** `name` resolved as rcl resolves a relative topic of a node in `namespace` (no private `~` names here). */
+export function resolveTopic(name: string, namespace: string): string {
+  if (name.startsWith('/')) return name;
+  const ns = namespace === '' || namespace === '/' ? '' : `/${namespace.replace(/^\/+|\/+$/g, '')}`;
+  return `${ns}/${name}`;
+}
+
+/** The suffix a relayed topic takes where its standard name is choreonoid_ros's own topic (see deviceTopics). */
+export const RELAYED_SUFFIX = '_relayed';
+
+/** Where the relay's topics go: the node's namespace, and the topics choreonoid_ros publishes, which they must not take. */
+export interface RelayedNames {
+  namespace: string;
+  /** Absolute names of choreonoid_ros's topics (upstreamTopicNames). */
+  upstream: ReadonlySet<string>;
+}
+
 /**
  * The topics of every device that produces sensor data, in model order. Topic bases are unique:
  * two frames that sanitise to the same token (`a-b`, `a_b`) get `_2`, `_3`, … like frame names do.
+ *
+ * With `names`: a node in choreonoid_ros's own namespace (a project's body, served where its BodyROS2Item
+ * publishes) would relay a planar scan onto `<ns>/<device>/scan`, which is choreonoid_ros's scan itself — two
+ * publishers of different frames on one topic, and a relay hearing its own output. Such a topic takes
+ * RELAYED_SUFFIX (`<device>/scan_relayed`); no other standard name meets one of choreonoid_ros's.
  */
-export function deviceTopics(model: RobotModel, frames: readonly DeviceFrames[]): DeviceTopicSet[] {
+export function deviceTopics(model: RobotModel, frames: readonly DeviceFrames[], names?: RelayedNames): DeviceTopicSet[] {
   const baseName = uniqueNamer();
   const out: DeviceTopicSet[] = [];
+  const free = (t: DeviceTopic): DeviceTopic =>
+    names && names.upstream.has(resolveTopic(t.name, names.namespace)) ? { ...t, name: `${t.name}${RELAYED_SUFFIX}` } : t;
   for (const f of frames) {
     const d = model.devices[f.device];
     if (!d) continue;
     const topics = (b: string) => topicsFor(d, f, b);
     if (topics(topicToken(f.frame)).length === 0) continue;
     const base = baseName(topicToken(f.frame));
-    out.push({ device: f.device, type: d.type, frame: f.frame, base, topics: topics(base) });
+    out.push({ device: f.device, type: d.type, frame: f.frame, base, topics: topics(base).map(free) });
   }
   return out;
 }

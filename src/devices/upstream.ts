@@ -1,7 +1,7 @@
 // What choreonoid_ros publishes for a body, read from its source (choreonoid/choreonoid_ros,
 // src/plugin/BodyROS2Item.cpp, master at 3716c75). The relay subscribes to these and republishes
 // standard messages; everything here is evidence-backed so the relay can undo it.
-import type { Device } from '../model/types.js';
+import type { Device, RobotModel } from '../model/types.js';
 
 /**
  * BodyROS2Item::initializeRosNode names its node after the BodyItem (Choreonoid's default item name
@@ -48,3 +48,19 @@ export const UPSTREAM_SCALE = {
   linearAcceleration: 1 / 10,
   angularVelocity: 1,
 } as const;
+
+/**
+ * Every topic choreonoid_ros may publish for the model's devices (absolute names): `inputNamespace` ('' = the
+ * default, `/<body name>`) or a device's own input topic (by device name) as the relay reads them.
+ */
+export function upstreamTopicNames(model: RobotModel, inputNamespace: string, inputTopics: Readonly<Record<string, string>> = {}): Set<string> {
+  const namespace = inputNamespace !== '' ? inputNamespace : model.name !== '' ? defaultInputNamespace(model.name) : '';
+  const out = new Set<string>();
+  for (const d of model.devices) {
+    const base = (d.name !== '' ? inputTopics[d.name] : undefined) ?? (namespace !== '' ? upstreamBase(namespace, d) : null);
+    if (base === null) continue;
+    const t = upstreamTopics(base);
+    for (const name of [t.image, t.pointCloud, t.scan, t.data]) out.add(name);
+  }
+  return out;
+}

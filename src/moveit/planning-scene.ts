@@ -9,8 +9,10 @@
 // expressed in that frame, from where the project puts the bodies and the planning robot.
 import type { Pose, RobotModel } from '../model/types.js';
 import type { CollisionObject, ObjectColor, PlanningScene } from '../messages/messages.js';
-import { identityPose } from '../model/math.js';
-import { movingPart, objectColor, type PlacedFrame, removeObject, sceneObject } from './scene-objects.js';
+import { composePose, identityPose } from '../model/math.js';
+import { collisionScene, linksCollide, placeLinks, prepareLinks } from './collision-check.js';
+import { linkGeometries } from './collision-geometry.js';
+import { linkPosesInRoot, movingPart, objectColor, type PlacedFrame, removeObject, sceneObject } from './scene-objects.js';
 
 /** A body of the project that does not move, where the project puts it. */
 export interface StaticBody {
@@ -108,4 +110,43 @@ export function sceneDiff(add: readonly CollisionObject[], colors: readonly Obje
     },
     is_diff: true,
   };
+}
+
+/** The links of `robot` that never move relative to its root: the root and what fixed joints hold to it. */
+function baseLinks(robot: RobotModel): Set<string> {
+  const fixed = new Set<string>();
+  for (const l of robot.links) {
+    if (l.parent === null ? true : fixed.has(l.parent) && (l.joint.type === 'fixed' || l.joint.type === 'pseudo_continuous_track')) fixed.add(l.name);
+  }
+  return fixed;
+}
+
+/**
+ * Static bodies that touch the base of a fixed-base robot (its root link and what is fixed to it) where they
+ * stand: the base never moves, so MoveIt finds every state of the robot in collision with them (an arm bolted
+ * onto a floor or a table). Empty for a free root, whose base moves. Solids as the scene's objects are (the
+ * collision check of the collision matrix: exact contact counts).
+ */
+export function touchingBase(robot: RobotModel, robotPose: Pose, bodies: readonly StaticBody[]): { body: string; robotLink: string; bodyLink: string }[] {
+  const root = robot.links[0];
+  if (!root || root.joint.type === 'free') return [];
+  const base = robot.links.filter((l) => baseLinks(robot).has(l.name));
+  const robotPoses = linkPosesInRoot(robot);
+  const out: { body: string; robotLink: string; bodyLink: string }[] = [];
+  for (const b of bodies) {
+    if (movingPart(b.model) !== null) continue;
+    const links = [...base, ...b.model.links];
+    const scene = collisionScene(prepareLinks(linkGeometries(links, { solids: 'scene' })));
+    const bodyPoses = linkPosesInRoot(b.model);
+    placeLinks(scene, [...base.map((l) => composePose(robotPose, robotPoses.get(l.name)!)), ...b.model.links.map((l) => composePose(b.pose, bodyPoses.get(l.name)!))]);
+    found: for (let i = 0; i < base.length; i++) {
+      for (let j = 0; j < b.model.links.length; j++) {
+        if (linksCollide(scene, i, base.length + j)) {
+          out.push({ body: b.name, robotLink: base[i]!.name, bodyLink: b.model.links[j]!.name });
+          break found;
+        }
+      }
+    }
+  }
+  return out;
 }

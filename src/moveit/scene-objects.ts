@@ -111,7 +111,7 @@ function solidsOf(s: CollisionShape, pose: Pose): { primitive: SolidPrimitive; p
 }
 
 /** Every link's pose in the root link's frame, at the model's initial joint positions. */
-function linkPosesInRoot(model: RobotModel): Map<string, Pose> {
+export function linkPosesInRoot(model: RobotModel): Map<string, Pose> {
   const q: JointPositions = new Map(model.links.map((l) => [l.joint.name, l.joint.initial]));
   const world = linkWorldPoses(model, q);
   const root = model.links[0];

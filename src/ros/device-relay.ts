@@ -18,8 +18,8 @@ import type { DeviceFrames } from '../kinematics/device-frames.js';
 import { type ImuDeviceType, imuMessage, scaleVector, wrenchMessage } from '../devices/inertial.js';
 import { cloudLayout, depthImage, rangeCameraFromCloud, rotateCloud } from '../devices/pointcloud.js';
 import { laserScan } from '../devices/scan.js';
-import { type DeviceTopicSet, deviceTopics, isPlanarScan, prefixed, type TopicRole } from '../devices/topics.js';
-import { defaultInputNamespace, UPSTREAM_SCALE, upstreamBase, upstreamTopics } from '../devices/upstream.js';
+import { type DeviceTopicSet, deviceTopics, isPlanarScan, prefixed, RELAYED_SUFFIX, type TopicRole } from '../devices/topics.js';
+import { defaultInputNamespace, UPSTREAM_SCALE, upstreamBase, upstreamTopicNames, upstreamTopics } from '../devices/upstream.js';
 
 export interface RelayParams {
   /**
@@ -303,7 +303,11 @@ export function startDeviceRelay(ctx: RelayContext): () => void {
   for (const name of Object.keys(params.inputTopics)) {
     if (!knownKeys.has(name)) transport.log.warn(`inputTopics: the model has no device named "${name}"`);
   }
-  for (const set of deviceTopics(model, frames)) {
+  const upstream = upstreamTopicNames(model, params.inputNamespace, params.inputTopics);
+  for (const set of deviceTopics(model, frames, { namespace: transport.namespace, upstream })) {
+    for (const t of set.topics) {
+      if (t.name.endsWith(RELAYED_SUFFIX)) transport.log.info(`${set.frame}: relayed on ${t.name}: its standard name is choreonoid_ros's own topic in this namespace`);
+    }
     const d = model.devices[set.device]!;
     const f = framesByDevice.get(set.device)!;
     const pubs: Publishers = {};

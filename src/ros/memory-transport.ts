@@ -102,6 +102,8 @@ export const nsToTime = (ns: bigint): Time => ({ sec: Number(ns / NS_PER_S), nan
 export function createMemoryTransport(
   options: {
     start?: Time;
+    /** The node's namespace (default '/'). */
+    namespace?: string;
     echoLog?: Logger;
     /** Decodes raw publications and encodes objects injected into raw subscriptions (see MessageCodec). */
     codec?: MessageCodec;
@@ -168,6 +170,7 @@ export function createMemoryTransport(
   };
 
   const transport: MemoryTransport = {
+    namespace: options.namespace ?? '/',
     published,
     logs,
     log: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },

@@ -4,6 +4,7 @@
 
 import { CONTROL_MODES, isControlMode, parseJointModes } from '../control/modes.js';
 import { LINK_NAMINGS, type LinkNaming, ROOT_INERTIAS, type RootInertia, type RosConventions } from '../model/ros-conventions.js';
+import { ROOT_JOINTS } from '../model/root-joint.js';
 
 /** The naming and root-inertia conventions the parameters ask for (validated values). */
 export const conventionsOfParams = (p: NodeParams): RosConventions => ({
@@ -67,6 +68,14 @@ export interface NodeParams {
   ros2_control: string;
   /** Per-joint modes instead, `JOINT=MODE`. */
   ros2_control_joint_modes: string[];
+  /** '' = the model's root joint; `fixed` or `free` as a Choreonoid project's fix_root sets it for the body item. */
+  root_joint: string;
+  /** Relay the body's sensors from choreonoid_ros (false where another node relays them). */
+  relay_devices: boolean;
+  /** '' = none; a Choreonoid project whose static bodies go into MoveIt's planning scene (planning_scene). */
+  planning_scene_project: string;
+  /** The body item of that project this node serves (left out of the scene, its world the one planned in). */
+  planning_robot: string;
 }
 
 export type ParamName = keyof NodeParams;
@@ -200,7 +209,35 @@ export const paramSpecs: readonly ParamSpec[] = [
     default: [],
     description: "Per-joint modes instead of ros2_control's, 'JOINT=MODE'.",
   },
+  {
+    name: 'root_joint',
+    kind: 'string',
+    default: '',
+    description:
+      "'' = the model's root joint. 'fixed' or 'free': the root joint a Choreonoid project's fix_root gives the body item (Body::setRootLinkFixed), whatever the model file says: it decides the placement (static or live), the URDF world joint and MoveIt's virtual joint.",
+  },
+  {
+    name: 'relay_devices',
+    kind: 'bool',
+    default: true,
+    description: "Relay the body's sensors from choreonoid_ros to standard topics. false where another node of the same body relays them already (moveit.launch.py project_file:= beside project.launch.py).",
+  },
+  {
+    name: 'planning_scene_project',
+    kind: 'string',
+    default: '',
+    description:
+      "'' = none. A Choreonoid project (.cnoid): its bodies that do not move (fixed root, no moving joint) go into MoveIt's planning scene as collision objects at their project poses, on planning_scene, expressed in this robot's planning frame; re-read when the project or a body file changes (the last good scene is kept while it is broken).",
+  },
+  {
+    name: 'planning_robot',
+    kind: 'string',
+    default: '',
+    description: "The body item of planning_scene_project this node serves: left out of the scene, and only the bodies of its world are put in. '' = every world's bodies.",
+  },
 ];
+
+export const ROOT_JOINT_VALUES = ['', ...ROOT_JOINTS] as const;
 
 export const PLACEMENT_TOPIC_TYPES = ['odometry', 'pose_stamped'] as const;
 export type PlacementTopicType = (typeof PLACEMENT_TOPIC_TYPES)[number];
@@ -266,6 +303,9 @@ export function validateParam(name: string, value: unknown): string | null {
     if (v.length !== 0 && v.length !== 7) return `placement must be [] or [x, y, z, qx, qy, qz, qw] (got ${v.length} numbers)`;
     const norm = Math.hypot(v[3] ?? 1, v[4] ?? 0, v[5] ?? 0, v[6] ?? 0);
     if (Math.abs(norm - 1) > QUATERNION_TOLERANCE) return `placement: the quaternion [${v.slice(3).join(', ')}] is not a unit quaternion (norm ${norm})`;
+  }
+  if (name === 'root_joint' && !(ROOT_JOINT_VALUES as readonly string[]).includes(value as string)) {
+    return `root_joint must be '' (the model's), 'fixed' or 'free' (got '${String(value)}')`;
   }
   if (name === 'placement_topic_type' && !(PLACEMENT_TOPIC_TYPES as readonly string[]).includes(value as string)) {
     return `placement_topic_type must be one of ${PLACEMENT_TOPIC_TYPES.join(', ')} (got '${String(value)}')`;

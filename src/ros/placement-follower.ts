@@ -9,7 +9,14 @@ import { type Placement, placementFromMessage, placementOf } from './placement.j
 import type { Served } from './served-model.js';
 import { poseToTransform } from './tf.js';
 import { TF_TOPIC, WARNING_PERIOD_NS } from './tf-publisher.js';
-import { sensorDataQoS, tfQoS, type Transport } from './transport.js';
+import { type QoS, sensorDataQoS, tfQoS, type Transport } from './transport.js';
+
+/**
+ * Best effort, so that it hears reliable and best-effort publishers alike, with a second of a 50 Hz source kept: a
+ * node busy relaying sensors takes its messages in bursts, and with SensorDataQoS's 5 it lost 0.3 s of a 50 Hz
+ * ground truth at a time (seen live, test/ros-live-world.test.ts) — a gap in the root's /tf.
+ */
+export const POSE_SOURCE_QOS: QoS = { ...sensorDataQoS, depth: 50 };
 
 /** Wall seconds without a first message on placement_topic before the node says the body has no pose. */
 export const FIRST_POSE_WAIT_S = 5;
@@ -46,7 +53,7 @@ export function startPlacementFollower(options: { transport: Transport; params()
   const follow = (placement: Extract<Placement, { kind: 'topic' }>): void => {
     let received = false;
     const type = placement.type === 'odometry' ? MessageType.Odometry : MessageType.PoseStamped;
-    unsubscribe = transport.subscribe<unknown>(placement.topic, type, sensorDataQoS, (message) => {
+    unsubscribe = transport.subscribe<unknown>(placement.topic, type, POSE_SOURCE_QOS, (message) => {
       let update: ReturnType<typeof placementFromMessage>;
       try {
         update = placementFromMessage(placement, message);

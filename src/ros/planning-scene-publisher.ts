@@ -100,9 +100,18 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
   // A move_group that starts (or restarts) after us would never hear of the objects: send them again when
   // the count of subscribers grows. (A restart between two looks keeps the count and goes unnoticed for
   // that look; the next new subscriber sends everything again.)
+  let countFailed = false;
   const stopPoll = transport.wallTimer(options.pollMs ?? SUBSCRIBER_POLL_MS, () => {
     if (!publisher) return;
-    const count = publisher.subscriptionCount();
+    let count: number;
+    try {
+      count = publisher.subscriptionCount();
+    } catch (error) {
+      // A timer callback that throws would end the node: say so once, and send nothing again on this count.
+      if (!countFailed) log.error(`planning scene: cannot count the subscribers of ${topic} (${error instanceof Error ? error.message : String(error)}); a move_group that starts later will not get the scene until it changes`);
+      countFailed = true;
+      return;
+    }
     if (count > subscribers) sendAll(`${count} subscriber${count === 1 ? '' : 's'} now`);
     subscribers = count;
   });
@@ -112,7 +121,7 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
     objectIds: () => [...current.keys()],
     stop(): void {
       stopPoll();
-      if (current.size > 0 && publisher && publisher.subscriptionCount() > 0) send(sceneDiff([], [], [...current.keys()], frame));
+      if (current.size > 0 && publisher && !countFailed && publisher.subscriptionCount() > 0) send(sceneDiff([], [], [...current.keys()], frame));
       current = new Map();
     },
   };

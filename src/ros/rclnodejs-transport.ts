@@ -68,6 +68,15 @@ type RclTypeName = Parameters<Rcl.Node['createPublisher']>[0];
  */
 const rclType = (type: MessageTypeName): RclTypeName => type as unknown as RclTypeName;
 
+/**
+ * rcl_publisher_get_subscription_count through rclnodejs: 2.2 has it as a getter, though its declarations say a
+ * method (and calling the getter's number throws inside a timer, which aborts the process); either is read.
+ */
+export function subscriptionCountOf(publisher: object): number {
+  const count = (publisher as { subscriptionCount?: unknown }).subscriptionCount;
+  return typeof count === 'function' ? Number((count as () => unknown).call(publisher)) : Number(count);
+}
+
 /** A ROS parameter for a plain value: the declared kind when we know the name, inferred otherwise. */
 function toParameter(rcl: RclModule, name: string, value: unknown): Rcl.Parameter | null {
   const spec = specOf(name);
@@ -213,12 +222,13 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
   // native timer uses it but does not keep the JavaScript object (and its rcl clock) from being collected.
   const steadyClock = new rcl.Clock(rcl.ClockType.STEADY_TIME);
   const transport: Transport = {
+    namespace: node.namespace(),
     publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T> {
       const target = publisherFor(topic, type, qos);
       return {
         topic,
         publish: (message: T) => target.publish(message as Parameters<typeof target.publish>[0]),
-        subscriptionCount: () => target.subscriptionCount(),
+        subscriptionCount: () => subscriptionCountOf(target),
       };
     },
     rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher {

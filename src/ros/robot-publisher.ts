@@ -8,6 +8,8 @@ import { type RelayContext, type RelayParams, startDeviceRelay } from './device-
 import { startInitialJointStates } from './initial-joint-states.js';
 import { coerceParam, defaultParams, type NodeParams, validateChanges, validateCombination } from './params.js';
 import { startPlacementFollower } from './placement-follower.js';
+import { startProjectScene } from './project-scene.js';
+import { type Project, readProject } from '../project/index.js';
 import { type Description, describeError, initialPositions, type ModelSource, prepareServed, ROBOT_DESCRIPTION_TOPIC, type Served, startServedModel } from './served-model.js';
 import { JOINT_STATES_TOPIC, startTfPublisher, TF_STATIC_TOPIC, TF_TOPIC } from './tf-publisher.js';
 import type { Transport } from './transport.js';
@@ -46,6 +48,8 @@ export interface RobotPublisherDeps extends ModelSource {
   onDescription?(xml: string): void;
   /** Told whenever robot_description_semantic changes (semantic.ts). */
   onSemantic?(srdf: string): void;
+  /** Reads planning_scene_project (default: readProject). */
+  readProject?(file: string): Project;
 }
 
 export interface SetResult {
@@ -66,9 +70,11 @@ export interface RobotPublisher {
 }
 
 /** Parameters whose change restarts the device relay. */
-const RELAY_PARAMS: readonly (keyof NodeParams)[] = ['device_input_namespace', 'device_input_topics', 'undo_upstream_scaling', 'camera_info_without_images'];
+const RELAY_PARAMS: readonly (keyof NodeParams)[] = ['device_input_namespace', 'device_input_topics', 'undo_upstream_scaling', 'camera_info_without_images', 'relay_devices'];
 /** Parameters whose change places the root again (/tf_static, and the placement topic's subscription). */
 const PLACEMENT_PARAMS: readonly (keyof NodeParams)[] = ['placement_frame', 'placement', 'placement_topic', 'placement_topic_type'];
+/** Parameters whose change reads planning_scene_project again (or starts, moves or stops its watch). */
+const SCENE_PARAMS: readonly (keyof NodeParams)[] = ['planning_scene_project', 'planning_robot', 'watch_body_file', 'watch_period'];
 
 export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<NodeParams>): RobotPublisher {
   const { transport } = deps;
@@ -79,6 +85,7 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
   const restartDevices = (s: Served): void => {
     stopDevices?.();
     stopDevices = null;
+    if (!params.relay_devices) return;
     const start = deps.startDevices ?? startDeviceRelay;
     stopDevices = start({ model: s.model, frames: s.deviceFrames, transport, framePrefix: params.frame_prefix, params: relayParamsOf(params) });
   };
@@ -91,6 +98,8 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
       tf.serve(s);
       restartDevices(s);
       placement.restart(s);
+      // The planning frame is the served robot's: a new model (another root link) re-expresses the scene.
+      scene?.refresh('robot model served');
     },
     ...(deps.onDescription ? { onDescription: deps.onDescription } : {}),
     ...(deps.onSemantic ? { onSemantic: deps.onSemantic } : {}),
@@ -109,6 +118,8 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
     onOtherPublisher: () => initialStates.otherPublisherSeen(),
   });
   const placement = startPlacementFollower({ transport, params: () => params });
+  // Declared before the first serve (model.reload below), which refreshes it.
+  let scene: ReturnType<typeof startProjectScene> | null = null;
 
   const describeAgain = (s: Served, p: NodeParams): Served => ({ ...s, description: deps.describe(s.model, p) });
 
@@ -124,7 +135,7 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
 
     const describeChanged = (['mesh_dir', 'package_uris', 'ros2_control', 'ros2_control_joint_modes'] as const).some(changed);
     // These change the frame tree itself (world_frame decides whether the root inertia moves): a full reload.
-    const reloadChanged = (['world_frame', 'link_names', 'root_inertia', 'publish_robot_description_semantic', 'collision_samples'] as const).some(changed);
+    const reloadChanged = (['world_frame', 'link_names', 'root_inertia', 'root_joint', 'publish_robot_description_semantic', 'collision_samples'] as const).some(changed);
     // Nothing served yet (the start failed): naming body_file again retries even when unchanged, and so
     // does a new value for anything the failed load depended on (an unwritable mesh_dir, say) — else the
     // node would stay empty until body_file itself changed.
@@ -156,15 +167,25 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
       initialStates.restart(params.publish_joint_states);
     }
     if (changed('watch_body_file') || changed('watch_period')) model.restartWatch();
+    if (SCENE_PARAMS.some(changed)) scene?.restart();
+    else if (!candidate && (PLACEMENT_PARAMS.some(changed) || changed('link_names') || changed('root_inertia'))) scene?.refresh('placement changed');
     return { successful: true, reason: '' };
   };
 
+  scene = startProjectScene({
+    transport,
+    params: () => params,
+    served: () => model.current(),
+    readProject: deps.readProject ?? ((file) => readProject(file)),
+    fileSignature: (file) => deps.fileSignature?.(file) ?? null,
+  });
   // Start: a bad body_file leaves the node up and watching, so fixing the file brings it to life.
   const startReason = validateChanges({ ...params }) ?? validateCombination(params);
   if (startReason) log.error(`invalid parameters: ${startReason}`);
   else model.reload('start');
   initialStates.restart(params.publish_joint_states);
   model.restartWatch();
+  if (!startReason) scene.restart();
 
   return {
     params: () => ({ ...params, initial_joint_positions: [...params.initial_joint_positions], placement: [...params.placement] }),
@@ -172,6 +193,7 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
     setParams,
     reload: () => model.reload('reload requested'),
     stop(): void {
+      scene?.stop();
       tf.stop();
       placement.stop();
       initialStates.stop();

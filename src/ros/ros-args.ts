@@ -127,13 +127,19 @@ export function paramsFromFile(document: unknown, fqn: string): Map<string, unkn
   return out;
 }
 
+/**
+ * launch_ros writes a list parameter given in a launch file as a Python tuple (`!!python/tuple`); rcl's parser
+ * takes it as the sequence it is, and so do we (the YAML library would warn about an unknown tag).
+ */
+const PYTHON_TUPLE = { tag: 'tag:yaml.org,2002:python/tuple', collection: 'seq' as const, resolve: <T>(seq: T): T => seq };
+
 /** Every parameter override for the node, params files and `-p` applied in command-line order. */
 export function parameterOverrides(args: RosArgs, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): Map<string, unknown> {
   const fqn = fullyQualifiedName(args.namespace, args.name);
   const out = new Map<string, unknown>();
   for (const source of args.sources) {
     if (source.kind === 'file') {
-      for (const [k, v] of paramsFromFile(parseYaml(readFile(source.path)), fqn)) out.set(k, v);
+      for (const [k, v] of paramsFromFile(parseYaml(readFile(source.path), { customTags: [PYTHON_TUPLE] }), fqn)) out.set(k, v);
     } else if (source.node === null || nodePatternMatches(source.node, fqn) || source.node === args.name) {
       out.set(source.name, source.value);
     }

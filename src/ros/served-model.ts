@@ -4,6 +4,7 @@ import { type DeviceFrames, deviceFrames } from '../kinematics/device-frames.js'
 import { type Frame, frameTree } from '../kinematics/frames.js';
 import { formatDiagnostic, ModelLoadError } from '../model/errors.js';
 import { applyRosConventions } from '../model/ros-conventions.js';
+import { withRootJoint } from '../model/root-joint.js';
 import type { Diagnostic, RobotModel } from '../model/types.js';
 import { MessageType, type StringMsg } from '../messages/messages.js';
 import { conventionsOfParams, type NodeParams, parseJointAssignment } from './params.js';
@@ -71,7 +72,10 @@ export function initialPositions(model: RobotModel, frames: readonly Frame[], ov
 /** Loads and describes `file` without touching what is served; throws with a located message on failure. */
 export function prepareServed(source: ModelSource, file: string, params: NodeParams, log: Logger): Served {
   const signature = source.fileSignature?.(file) ?? null;
-  const ros = applyRosConventions(source.loadModel(file), conventionsOfParams(params));
+  const loaded = source.loadModel(file);
+  // A project's fix_root overrides the model's root joint before anything is made of the model.
+  const rooted = params.root_joint === 'fixed' || params.root_joint === 'free' ? withRootJoint(loaded, params.root_joint) : loaded;
+  const ros = applyRosConventions(rooted, conventionsOfParams(params));
   const model = ros.model;
   const description = source.describe(model, params);
   const semantic = semanticFor(ros, params);

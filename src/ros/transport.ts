@@ -42,6 +42,8 @@ export interface Logger {
 }
 
 export interface Transport {
+  /** The node's namespace ('/' for the root): where its relative topic names resolve (remappings aside). */
+  readonly namespace: string;
   /** Topic names are relative unless they start with '/', so namespaces and remapping apply. */
   publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T>;
   /** Returns a function that ends the subscription. */

@@ -5,9 +5,11 @@
 import { Document } from 'yaml';
 import { deviceFrames } from '../kinematics/device-frames.js';
 import { framePoses, frameTree } from '../kinematics/frames.js';
+import { composePose } from '../model/math.js';
 import type { DeviceTopic, DeviceTopicSet } from '../devices/topics.js';
-import { deviceTopics } from '../devices/topics.js';
-import type { RobotModel } from '../model/types.js';
+import { deviceTopics, resolveTopic } from '../devices/topics.js';
+import { upstreamTopicNames } from '../devices/upstream.js';
+import type { Pose, RobotModel } from '../model/types.js';
 
 export interface RvizOptions {
   /** The node's frame_prefix (prepended to every frame id). */
@@ -18,6 +20,8 @@ export interface RvizOptions {
   namespace?: string;
   /** Topic remappings applied to the node's topics, FROM (as the node names it, relative or absolute) → TO. */
   remaps?: ReadonlyMap<string, string>;
+  /** The node's device_input_namespace ('' = `/<body name>`): its relayed topics avoid choreonoid_ros's names. */
+  inputNamespace?: string;
 }
 
 /** One display of the generated configuration, for the caller's report and for tests. */
@@ -37,12 +41,7 @@ export interface RvizConfig {
 
 const PLUGIN = 'rviz_default_plugins';
 
-/** `name` resolved as rcl resolves a relative topic of a node in `namespace` (no private `~` names here). */
-export function resolveTopic(name: string, namespace: string): string {
-  if (name.startsWith('/')) return name;
-  const ns = namespace === '' || namespace === '/' ? '' : `/${namespace.replace(/^\/+|\/+$/g, '')}`;
-  return `${ns}/${name}`;
-}
+export { resolveTopic } from '../devices/topics.js';
 
 /** The topic a subscriber sees: remapped by its relative or its resolved name, then resolved. */
 function finalTopic(name: string, options: RvizOptions): string {
@@ -106,57 +105,76 @@ function deviceDisplay(set: DeviceTopicSet, t: DeviceTopic, topic: string, model
   }
 }
 
-/**
- * The rviz2 configuration for `model` as the node serves it (`model` is the ROS model: link names after
- * applyRosConventions, as in the URDF). Pure: the caller writes `yaml` where rviz2 reads it (`-d FILE`).
- */
-export function rvizConfig(model: RobotModel, options: RvizOptions = {}): RvizConfig {
-  const prefix = options.framePrefix ?? '';
-  const fixedFrame = prefix + (options.fixedFrame || model.links[0]?.name || model.root);
-  const displays: Record<string, unknown>[] = [
-    {
-      Class: `${PLUGIN}/Grid`,
-      Enabled: true,
-      Name: 'Grid',
-      'Cell Size': 1,
-      'Plane Cell Count': 10,
-      Plane: 'XY',
-      'Reference Frame': '<Fixed Frame>',
-      Value: true,
-    },
-    {
-      Class: `${PLUGIN}/RobotModel`,
-      Enabled: true,
-      Name: 'RobotModel',
-      'Description Source': 'Topic',
-      'Description Topic': topicProperty(finalTopic('robot_description', options), true),
-      'TF Prefix': prefix.replace(/\/$/, ''),
-      'Visual Enabled': true,
-      'Collision Enabled': false,
-      Value: true,
-    },
-    {
-      Class: `${PLUGIN}/TF`,
-      Enabled: true,
-      Name: 'TF',
-      'Show Names': false,
-      'Show Axes': true,
-      'Show Arrows': false,
-      'Marker Scale': 0.3,
-      'Frame Timeout': 15,
-      Value: true,
-    },
-  ];
+const gridDisplay = (): Record<string, unknown> => ({
+  Class: `${PLUGIN}/Grid`,
+  Enabled: true,
+  Name: 'Grid',
+  'Cell Size': 1,
+  'Plane Cell Count': 10,
+  Plane: 'XY',
+  'Reference Frame': '<Fixed Frame>',
+  Value: true,
+});
+
+const tfDisplay = (): Record<string, unknown> => ({
+  Class: `${PLUGIN}/TF`,
+  Enabled: true,
+  Name: 'TF',
+  'Show Names': false,
+  'Show Axes': true,
+  'Show Arrows': false,
+  'Marker Scale': 0.3,
+  'Frame Timeout': 15,
+  Value: true,
+});
+
+/** `name`, or `label name` when displays of several bodies share one configuration. */
+const labelled = (label: string, name: string): string => (label === '' ? name : `${label} ${name}`);
+
+/** The RobotModel display of one served body: its robot_description topic, its TF prefix. */
+function robotModelDisplay(options: RvizOptions, label: string): Record<string, unknown> {
+  return {
+    Class: `${PLUGIN}/RobotModel`,
+    Enabled: true,
+    Name: labelled(label, 'RobotModel'),
+    'Description Source': 'Topic',
+    'Description Topic': topicProperty(finalTopic('robot_description', options), true),
+    'TF Prefix': (options.framePrefix ?? '').replace(/\/$/, ''),
+    'Visual Enabled': true,
+    'Collision Enabled': false,
+    Value: true,
+  };
+}
+
+/** One display per device topic the node relays for `model` (Imu topics have none: `undrawn`). */
+function deviceDisplays(model: RobotModel, options: RvizOptions, label: string): { displays: Record<string, unknown>[]; undrawn: string[] } {
+  const displays: Record<string, unknown>[] = [];
   const undrawn: string[] = [];
-  for (const set of deviceTopics(model, deviceFrames(model))) {
+  const names = { namespace: options.namespace ?? '', upstream: upstreamTopicNames(model, options.inputNamespace ?? '') };
+  for (const set of deviceTopics(model, deviceFrames(model), names)) {
     for (const t of set.topics) {
       const topic = finalTopic(t.name, options);
       const display = deviceDisplay(set, t, topic, model);
-      if (display) displays.push(display);
+      if (display) displays.push({ ...display, Name: labelled(label, display.Name as string) });
       else if (t.role === 'imu') undrawn.push(topic);
     }
   }
-  const view = orbitView(model, displays.some((d) => d.Class === `${PLUGIN}/PointCloud2` || d.Class === `${PLUGIN}/LaserScan`));
+  return { displays, undrawn };
+}
+
+const hasRangeDisplay = (displays: readonly Record<string, unknown>[]): boolean =>
+  displays.some((d) => d.Class === `${PLUGIN}/PointCloud2` || d.Class === `${PLUGIN}/LaserScan`);
+
+interface OrbitView {
+  distance: number;
+  yaw: number;
+  pitch: number;
+  focal?: [number, number, number];
+}
+
+/** The whole configuration around `displays`, with `comment` on top. */
+function rvizDocument(displays: Record<string, unknown>[], fixedFrame: string, view: OrbitView, undrawn: string[], comment: string): RvizConfig {
+  const [fx, fy, fz] = view.focal ?? [0, 0, 0];
   const config = {
     Panels: [
       { Class: 'rviz_common/Displays', Name: 'Displays', 'Help Height': 0, 'Tree Height': 500 },
@@ -175,7 +193,7 @@ export function rvizConfig(model: RobotModel, options: RvizOptions = {}): RvizCo
         Current: {
           Class: `${PLUGIN}/Orbit`,
           Distance: view.distance,
-          'Focal Point': { X: 0, Y: 0, Z: 0 },
+          'Focal Point': { X: fx, Y: fy, Z: fz },
           Name: 'Current View',
           'Near Clip Distance': 0.01,
           Pitch: view.pitch,
@@ -189,13 +207,77 @@ export function rvizConfig(model: RobotModel, options: RvizOptions = {}): RvizCo
     'Window Geometry': { Height: 900, Width: 1400, X: 0, Y: 0, 'Hide Left Dock': false, 'Hide Right Dock': true, Displays: { collapsed: false } },
   };
   const doc = new Document(config);
-  doc.commentBefore = ` rviz2 configuration generated by body_bridge from ${model.sourceFile || model.name} (src/rviz/config.ts).`;
+  doc.commentBefore = comment;
   const list: RvizDisplay[] = displays.map((d) => ({
     class: d.Class as string,
     name: d.Name as string,
     topic: ((d.Topic ?? d['Description Topic']) as { Value: string } | undefined)?.Value ?? null,
   }));
   return { fixedFrame, displays: list, undrawn, yaml: doc.toString({ lineWidth: 0 }) };
+}
+
+/**
+ * The rviz2 configuration for `model` as the node serves it (`model` is the ROS model: link names after
+ * applyRosConventions, as in the URDF). Pure: the caller writes `yaml` where rviz2 reads it (`-d FILE`).
+ */
+export function rvizConfig(model: RobotModel, options: RvizOptions = {}): RvizConfig {
+  const prefix = options.framePrefix ?? '';
+  const fixedFrame = prefix + (options.fixedFrame || model.links[0]?.name || model.root);
+  const devices = deviceDisplays(model, options, '');
+  const displays = [gridDisplay(), robotModelDisplay(options, ''), tfDisplay(), ...devices.displays];
+  const view = orbitView(model, hasRangeDisplay(displays));
+  return rvizDocument(displays, fixedFrame, view, devices.undrawn, ` rviz2 configuration generated by body_bridge from ${model.sourceFile || model.name} (src/rviz/config.ts).`);
+}
+
+/** One body of a project as its node serves it: the ROS model, where it stands, and the node's names. */
+export interface ProjectBodyView {
+  /** The body's name in the project: it labels the body's displays. */
+  label: string;
+  /** The ROS model (after applyRosConventions). */
+  model: RobotModel;
+  /** The root link's pose in the world frame. */
+  pose: Pose;
+  /** The node's frame_prefix and namespace (and remaps, if any). */
+  options: RvizOptions;
+}
+
+/**
+ * One view of a whole project (`project.launch.py`): the fixed frame is the world every body is placed in;
+ * Grid and TF once; per body its RobotModel (its namespace's robot_description, its TF prefix) and its device
+ * displays, labelled with the body's name. The view frames every body's frames where the project puts them.
+ */
+export function projectRvizConfig(bodies: readonly ProjectBodyView[], worldFrame: string, source: string): RvizConfig {
+  const displays: Record<string, unknown>[] = [gridDisplay(), tfDisplay()];
+  const undrawn: string[] = [];
+  for (const b of bodies) {
+    displays.push(robotModelDisplay(b.options, b.label));
+    const devices = deviceDisplays(b.model, b.options, b.label);
+    displays.push(...devices.displays);
+    undrawn.push(...devices.undrawn);
+  }
+  return rvizDocument(displays, worldFrame, projectView(bodies), undrawn, ` rviz2 configuration generated by body_bridge for the project ${source} (src/rviz/config.ts).`);
+}
+
+/** Every frame of every body at its initial joint positions, in the world frame. */
+function worldPoints(bodies: readonly ProjectBodyView[]): [number, number, number][] {
+  const points: [number, number, number][] = [];
+  for (const b of bodies) {
+    const initial = new Map(b.model.links.map((l) => [l.joint.name, Number.isFinite(l.joint.initial) ? l.joint.initial : 0]));
+    for (const p of framePoses(frameTree(b.model), initial).values()) points.push(composePose(b.pose, p.root).translation);
+  }
+  return points;
+}
+
+/** The orbit view of a project: centred on the box around every body's frames, far enough to see it all, from the front left. */
+function projectView(bodies: readonly ProjectBodyView[]): OrbitView {
+  const points = worldPoints(bodies);
+  if (points.length === 0) return { distance: 5, yaw: 0.8, pitch: 0.5 };
+  const lo = [0, 1, 2].map((i) => Math.min(...points.map((p) => p[i]!)));
+  const hi = [0, 1, 2].map((i) => Math.max(...points.map((p) => p[i]!)));
+  const round = (x: number): number => Math.round(x * 100) / 100;
+  const focal = [0, 1, 2].map((i) => round((lo[i]! + hi[i]!) / 2)) as [number, number, number];
+  const diagonal = Math.hypot(hi[0]! - lo[0]!, hi[1]! - lo[1]!, hi[2]! - lo[2]!);
+  return { distance: round(Math.min(60, Math.max(2.5, diagonal * 1.4 + 1))), yaw: 0.8, pitch: 0.55, focal };
 }
 
 /**

@@ -8,7 +8,11 @@
 //                   (default 1): the tolerance band for shapes we tessellate and for touching surfaces
 //   reset           every joint back to 0
 //   q VALUE NAME    set a joint
-//   check           print "hit A B" for every colliding pair (A < B), then "end"
+//   obstacle NAME X Y Z QX QY QZ QW SX SY SZ
+//                   a box (solid) in the URDF root link's frame, centred at the pose, of those edge lengths:
+//                   the world around the robot (several boxes may share a NAME)
+//   check           print "hit A B" for every colliding pair of links (A < B) and "hit LINK @NAME" for every link
+//                   touching an obstacle, then "end"
 //   time            print "time SECONDS": the time spent in the checks so far (kinematics + FCL), for bench/moveit.ts
 // At start it prints "link NAME" per link with geometry and "skip NAME WHY" per shape it cannot read.
 #include <fcl/fcl.h>
@@ -21,6 +25,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -162,6 +167,8 @@ int main(int argc, char** argv) {
   }
   std::cout << std::flush;
 
+  // Obstacles: fixed boxes in the root link's frame, by name.
+  std::vector<std::pair<std::string, std::unique_ptr<fcl::CollisionObjectd>>> obstacles;
   std::map<std::string, double> q;
   double scale = 1;
   double checkSeconds = 0;
@@ -172,6 +179,15 @@ int main(int argc, char** argv) {
     in >> cmd;
     if (cmd == "scale") {
       in >> scale;
+    } else if (cmd == "obstacle") {
+      std::string name;
+      double x, y, z, qx, qy, qz, qw, sx, sy, sz;
+      in >> name >> x >> y >> z >> qx >> qy >> qz >> qw >> sx >> sy >> sz;
+      fcl::Transform3d t = fcl::Transform3d::Identity();
+      t.translation() = fcl::Vector3d(x, y, z);
+      t.linear() = fcl::Quaterniond(qw, qx, qy, qz).normalized().toRotationMatrix();
+      obstacles.emplace_back(name, std::make_unique<fcl::CollisionObjectd>(std::make_shared<fcl::Boxd>(sx, sy, sz), t));
+      obstacles.back().second->computeAABB();
     } else if (cmd == "reset") {
       q.clear();
     } else if (cmd == "q") {
@@ -228,6 +244,19 @@ int main(int argc, char** argv) {
           }
           if (hit) hits.push_back(links[a] + " " + links[b]);
         }
+      }
+      for (const auto& link : links) {
+        std::set<std::string> touched;
+        for (size_t i : byLink[link]) {
+          for (const auto& [name, box] : obstacles) {
+            if (touched.count(name) || !objects[i]->getAABB().overlap(box->getAABB())) continue;
+            fcl::CollisionRequestd request;
+            fcl::CollisionResultd result;
+            fcl::collide(objects[i].get(), box.get(), request, result);
+            if (result.isCollision()) touched.insert(name);
+          }
+        }
+        for (const auto& name : touched) hits.push_back(link + " @" + name);
       }
       checkSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       for (const auto& h : hits) std::cout << "hit " << h << "\n";

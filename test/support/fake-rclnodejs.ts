@@ -78,10 +78,13 @@ export function fakeRclnodejs() {
       };
       return { debug: rec('debug'), info: rec('info'), warn: rec('warn'), error: rec('error') };
     }
-    getFullyQualifiedName(): string {
+    namespace(): string {
       // rcl applies __ns from the command line.
       const argv = state.initArgv ?? [];
-      const ns = argv.find((a) => a.startsWith('__ns:='))?.slice(6) ?? '/';
+      return argv.find((a) => a.startsWith('__ns:='))?.slice(6) ?? '/';
+    }
+    getFullyQualifiedName(): string {
+      const ns = this.namespace();
       return ns === '/' ? `/${this.nodeName}` : `${ns}/${this.nodeName}`;
     }
     declareParameter(p: Param, d: ParameterDescriptor, ignoreOverride = false): Param {
@@ -108,7 +111,14 @@ export function fakeRclnodejs() {
     createPublisher(type: string, topic: string, options: { qos: FakeQoS }) {
       const pub = { type, topic, qos: options.qos, published: [] as unknown[] };
       state.publishers.push(pub);
-      return { topic, publish: (m: unknown) => pub.published.push(m), subscriptionCount: () => state.subscriptions.filter((s) => s.topic === topic && !s.destroyed).length };
+      // As rclnodejs 2.2 has it: a getter (its declarations say a method).
+      return {
+        topic,
+        publish: (m: unknown) => pub.published.push(m),
+        get subscriptionCount() {
+          return state.subscriptions.filter((s) => s.topic === topic && !s.destroyed).length;
+        },
+      };
     }
     createSubscription(type: string, topic: string, options: Record<string, unknown>, callback: (m: unknown) => void) {
       const sub = { type, topic, options, callback, destroyed: false };

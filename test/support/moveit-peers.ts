@@ -134,9 +134,22 @@ export interface FclRun {
 
 export const pairKey = (a: string, b: string): string => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 
-/** FCL's verdicts for each configuration; every primitive's dimensions multiplied by `scale`. */
-export function fclCollisions(urdfFile: string, configurations: readonly ReadonlyMap<string, number>[], scale = 1): FclRun {
+/** A box of the world around the robot, in its URDF root link's frame (fcl_collide's `obstacle`). */
+export interface ObstacleBox {
+  name: string;
+  /** Centre, and the box's rotation as a quaternion [x, y, z, w]. */
+  centre: readonly [number, number, number];
+  quaternion?: readonly [number, number, number, number];
+  size: readonly [number, number, number];
+}
+
+/**
+ * FCL's verdicts for each configuration; every primitive's dimensions multiplied by `scale`. A link touching an
+ * obstacle shows as the pair (link, `@<obstacle name>`).
+ */
+export function fclCollisions(urdfFile: string, configurations: readonly ReadonlyMap<string, number>[], scale = 1, obstacles: readonly ObstacleBox[] = []): FclRun {
   const script = [`scale ${scale}`];
+  for (const o of obstacles) script.push(`obstacle ${o.name} ${o.centre.join(' ')} ${(o.quaternion ?? [0, 0, 0, 1]).join(' ')} ${o.size.join(' ')}`);
   for (const q of configurations) {
     script.push('reset');
     for (const [name, value] of q) script.push(`q ${value} ${name}`);

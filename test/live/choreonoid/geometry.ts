@@ -69,6 +69,13 @@ interface TransformMsg {
  * the earlier epochs are kept so that data of an earlier run can still be looked up afterwards.
  */
 export class TfBuffer {
+  /**
+   * `jumpBack`: seconds a /tf stamp may lie behind the newest one before the buffer takes it as time jumping back
+   * (a simulation restarted) and starts afresh. Infinity where several sources publish /tf without one clock
+   * ordering them (a ground truth logged by another process lags the joint states): no restart is assumed.
+   */
+  constructor(private readonly jumpBack = 1) {}
+
   private statics = new Map<string, { parent: string; pose: Pose }>();
   private moving: Map<string, { parent: string; samples: Sample[] }>[] = [new Map()];
   private newest = -Infinity;
@@ -89,7 +96,7 @@ export class TfBuffer {
         continue;
       }
       const t = stampSeconds(tf.header.stamp);
-      if (t < this.newest - 1) {
+      if (t < this.newest - this.jumpBack) {
         this.moving.push(new Map());
         this.jumps.push(t);
         this.newest = -Infinity;

@@ -1,0 +1,126 @@
+// The planning_scene_project parameter at work: the project is read, its static bodies sent to MoveIt's
+// planning scene (planning-scene-publisher.ts) in the served robot's planning frame, and read again whenever
+// the project file or one of its bodies' files changes on disk, or the robot is reloaded or placed again.
+// A project that cannot be read leaves the last good scene in place, and the node says why.
+import { describeError, type Served } from './served-model.js';
+import { conventionsOfParams, type NodeParams } from './params.js';
+import { placementPose } from './placement.js';
+import { type PlanningScenePublisher, startPlanningScenePublisher } from './planning-scene-publisher.js';
+import { projectFiles, sceneFromProject } from './scene-from-project.js';
+import type { Transport } from './transport.js';
+import type { StaticBody } from '../moveit/planning-scene.js';
+import type { Project } from '../project/index.js';
+
+export interface ProjectSceneOptions {
+  transport: Transport;
+  params(): NodeParams;
+  served(): Served | null;
+  /** Reads a project (readProject); throws when the project itself cannot be read. */
+  readProject(file: string): Project;
+  /** Changes whenever a file's content may have changed; null when it is missing. */
+  fileSignature(file: string): string | null;
+}
+
+export interface ProjectScene {
+  /** Reads the project again and sends what changed (a parameter changed, the robot was served anew). */
+  refresh(why: string): void;
+  /** Follows planning_scene_project, watch_body_file and watch_period: starts, restarts or stops. */
+  restart(): void;
+  stop(): void;
+}
+
+/** The world frame the node places its robot in, and where: what TF says, so the scene agrees with it. */
+function robotPlacement(p: NodeParams, served: Served): { worldFrame: string; robotPose: ReturnType<typeof placementPose> | null } {
+  if (p.placement_frame === '') return { worldFrame: 'world', robotPose: null };
+  return { worldFrame: p.placement_frame, robotPose: placementPose(p.placement, served.model) };
+}
+
+export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
+  const { transport, params } = options;
+  const log = transport.log;
+  let publisher: PlanningScenePublisher | null = null;
+  let previous = new Map<string, StaticBody>();
+  /** The files the last read depended on, and their signatures then. */
+  let watched: { file: string; signature: string | null }[] = [];
+  let stopWatch: (() => void) | null = null;
+  let waitingSaid = false;
+  /** Set by restart(): refreshes before it (the first serve at the node's start) have nothing to do yet. */
+  let started = false;
+
+  const signatures = (files: readonly string[]): { file: string; signature: string | null }[] => files.map((file) => ({ file, signature: options.fileSignature(file) }));
+
+  const refresh = (why: string): void => {
+    const p = params();
+    const file = p.planning_scene_project;
+    if (file === '' || !started) return;
+    const served = options.served();
+    if (!served) {
+      if (!waitingSaid) log.warn(`planning scene from ${file}: waiting for the robot model to load (its planning frame is the robot's)`);
+      waitingSaid = true;
+      return;
+    }
+    waitingSaid = false;
+    let project: Project;
+    try {
+      project = options.readProject(file);
+    } catch (error) {
+      // Watch the project file itself for the fix; the rest as before.
+      watched = signatures([file, ...watched.map((w) => w.file).filter((f) => f !== file)]);
+      const kept = publisher?.objectIds().length ?? 0;
+      log.error(`planning scene: cannot read ${file} (${why}): ${describeError(error)}\nkeeping the last good scene (${kept} object${kept === 1 ? '' : 's'})`);
+      return;
+    }
+    watched = signatures(projectFiles(project));
+    const placed = robotPlacement(p, served);
+    const world = sceneFromProject(project, {
+      robot: served.model,
+      robotPose: placed.robotPose,
+      worldFrame: placed.worldFrame,
+      planningRobot: p.planning_robot,
+      conventions: conventionsOfParams(p),
+      previous,
+    });
+    for (const e of world.errors) log.error(e);
+    for (const w of world.warnings) log.warn(w);
+    publisher ??= startPlanningScenePublisher({ transport });
+    const result = publisher.update({ frame: world.frame, bodies: world.bodies });
+    if (result.successful) previous = new Map(world.bodies.map((b) => [b.name, b]));
+    log.info(`planning scene from ${file} (${why}): ${world.bodies.length} static bod${world.bodies.length === 1 ? 'y' : 'ies'} considered, expressed in ${world.frame.name}`);
+  };
+
+  const restart = (): void => {
+    stopWatch?.();
+    stopWatch = null;
+    started = true;
+    const p = params();
+    if (p.planning_scene_project === '') {
+      publisher?.stop();
+      publisher = null;
+      previous = new Map();
+      watched = [];
+      return;
+    }
+    refresh('planning_scene_project');
+    if (!p.watch_body_file) return;
+    // Wall time, as for body_file: an edit must take effect while a simulation holds /clock still.
+    stopWatch = transport.wallTimer(p.watch_period * 1000, () => {
+      const now = signatures(watched.map((w) => w.file));
+      // The project file mid-save (missing for a moment) is looked at again next tick; a body file that went away
+      // is a change (that body then keeps its last good object).
+      if (now[0]?.signature === null) return;
+      if (now.every((n, i) => n.signature === watched[i]!.signature)) return;
+      refresh('a file of the project changed on disk');
+    });
+  };
+
+  return {
+    refresh,
+    restart,
+    stop(): void {
+      stopWatch?.();
+      stopWatch = null;
+      publisher?.stop();
+      publisher = null;
+    },
+  };
+}
