@@ -83,7 +83,9 @@ def simulation(context):
     choreonoid = Node(
         package='choreonoid_ros',
         executable='choreonoid',
-        arguments=[project_file, '--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
+        # A Python script (script:=) runs once the project is loaded: Choreonoid's own API on the simulation.
+        arguments=[project_file] + ([os.path.abspath(get('script'))] if get('script') else [])
+        + ['--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
         parameters=[gains, controllers],
         output='screen',
     )
@@ -140,6 +142,7 @@ def generate_launch_description():
         DeclareLaunchArgument('time_step', default_value='', description="The simulation step in s; empty = 0.001, or the project's"),
         DeclareLaunchArgument('gui', default_value='false', description="true: Choreonoid's window"),
         DeclareLaunchArgument('rviz', default_value='false', description='Start rviz2 (with the MotionPlanning display when moveit:=true)'),
+        DeclareLaunchArgument('script', default_value='', description='A Python script Choreonoid runs once the project is loaded (cnoid.Base, cnoid.BodyPlugin)'),
         DeclareLaunchArgument('moveit', default_value='true', description='false: the simulated robot and body_bridge without move_group'),
     ]
     return LaunchDescription(arguments + [OpaqueFunction(function=simulation)])
