@@ -76,6 +76,8 @@ def simulation(context):
     # A project that lacks what ros2_control needs stops the launch here, with the problems located in it.
     report = tools.run_cli(args)
     spawners = tools.read_yaml(os.path.join(out, 'spawners.yaml'))
+    # The namespace ROS2ControlItem runs in: namespace:=, or the user's project's (body-bridge control decided).
+    namespace = spawners.get('namespace') or ''
     gains = os.path.join(out, 'choreonoid_ros2_control.yaml')
     controllers = os.path.join(out, 'ros2_controllers.yaml')
     project_file = os.path.abspath(project) if project else os.path.join(out, 'simulation.cnoid')
