@@ -24,6 +24,7 @@ Result:
                    "points", "sent", "done", "settled", "goal_fk"}]}
 
 Executions ("execute"): for every chain, executions["joint"] joint goals and executions["pose"] Cartesian goals
+(for the "joint_groups", [{"name", "joints"}], groups that are no chain, joint goals only)
 (chosen as above, each from where the last one left the robot), planned and executed by move_group through its
 controllers (/move_action, plan_only false) at full speed; "sent", "done" and "settled" are wall times (time.time())
 when the goal was sent, when its result came and "settle" seconds after that (the robot at rest, for the test to
@@ -274,10 +275,13 @@ def execute(probe, rng, request, limits, planning_time):
     counts = request.get('executions', {'joint': 5, 'pose': 3})
     settle = request.get('settle', 1.5)
     out = []
-    for chain in request['chains']:
-        group, joints, tip = chain['name'], chain['joints'], chain['tip']
-        kind = cartesian_kind(probe, rng, joints, limits, tip)
-        for goal_kind in ['joint'] * counts.get('joint', 0) + [kind] * counts.get('pose', 0):
+    # Chains get joint and Cartesian goals; groups that are no chain (a gripper's fingers) joint goals only.
+    for chain in request['chains'] + request.get('joint_groups', []):
+        group, joints, tip = chain['name'], chain['joints'], chain.get('tip')
+        kinds = ['joint'] * counts.get('joint', 0)
+        if tip:
+            kinds += [cartesian_kind(probe, rng, joints, limits, tip)] * counts.get('pose', 0)
+        for goal_kind in kinds:
             start = probe.current(joints)
             q = reachable_random_state(probe, rng, joints, limits, start)
             if goal_kind == 'joint':
@@ -289,7 +293,7 @@ def execute(probe, rng, request, limits, planning_time):
             result = probe.plan(group, constraints, planning_time, execute=True)
             done = time.time()
             entry = dict(result, group=group, kind=goal_kind, goal=goal, sent=sent, done=done)
-            if result['points']:
+            if result['points'] and tip:
                 entry['goal_fk'] = pose_json(probe.pose_of(final_point(result), tip))
             time.sleep(settle)
             entry['settled'] = time.time()
