@@ -209,8 +209,8 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
   const tfListener = (): { tf: TfBuffer; stop: () => void } => {
     const tf = new TfBuffer();
     const subs = [
-      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', { qos: new rcl.QoS(100, 1, 1, 2) }, (m: Any) => tf.add(m, false)),
-      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf_static', { qos: new rcl.QoS(100, 1, 1, 1) }, (m: Any) => tf.add(m, true)),
+      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', { qos: new rcl.QoS(1, 1000, 1, 2) }, (m: Any) => tf.add(m, false)),
+      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf_static', { qos: new rcl.QoS(1, 100, 1, 1) }, (m: Any) => tf.add(m, true)),
     ];
     return { tf, stop: () => subs.forEach((s) => node.destroySubscription(s)) };
   };
