@@ -26,7 +26,7 @@
 // Figures go to build/live-control/report.json and the console. Skipped, with the reason, where ROS 2, rclnodejs,
 // Choreonoid with choreonoid_ros's ROS2ControlItem, ros2_controllers or (for the arms) MoveIt are absent.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -339,6 +339,9 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       record.complaints = logComplaints(cleanLog, ALLOWED);
       writeFileSync(join(results, `${arm.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
       writeFileSync(join(results, `${arm.name}.log`), cleanLog);
+      // What was asked and what Choreonoid did, to look into a failure afterwards.
+      writeFileSync(join(results, `${arm.name}.executions.json`), `${JSON.stringify(executions)}\n`);
+      copyFileSync(join(run.dir, 'probe', 'probe.jsonl'), join(results, `${arm.name}.probe.jsonl`));
       const perGroup = groups.map((g) => [g.name, executions.filter((e) => e.group === g.name).map((e) => e.kind)] as const);
       for (const [g, kinds] of perGroup) {
         expect(kinds.filter((k) => k === 'joint').length, `${g}: joint goals`).toBe(JOINT_GOALS);

@@ -167,6 +167,10 @@ class Probe:
         r.max_velocity_scaling_factor = 1.0
         r.max_acceleration_scaling_factor = 1.0
         g.planning_options.plan_only = not execute
+        # An empty scene diff, as MoveGroupInterface sends: anything else, even an empty robot state that is no diff,
+        # makes move_group warn that execution ignores it.
+        g.planning_options.planning_scene_diff.is_diff = True
+        g.planning_options.planning_scene_diff.robot_state.is_diff = True
         handle = self.wait(self.move.send_goal_async(g), 'move_action goal')
         if not handle.accepted:
             raise RuntimeError('move_action refused the goal for %s' % group)
