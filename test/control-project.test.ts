@@ -61,7 +61,7 @@ describe('the project', () => {
     expect(all(root).map((i) => i.id)).toEqual(all(root).map((_, k) => k));
   });
 
-  it('the body where the model puts it, now and at the simulation\'s start, fixed for a fixed root', () => {
+  it('the body where the model puts it, now and at the simulation\'s start, fixed for a fixed root; the floor seen, not colliding, under a fixed root', () => {
     const [body, floor] = byClass('BodyItem');
     expect(body!.data).toMatchObject({
       file: '/models/arm.body',
@@ -72,7 +72,13 @@ describe('the project', () => {
       initial_root_rotation: [0, 0, 1, 90],
       fix_root: true,
     });
-    expect(floor!.data).toMatchObject({ file: FLOOR_FILE, root_translation: [0, 0, -0.1], fix_root: true });
+    expect(floor!.data).toMatchObject({ file: FLOOR_FILE, root_translation: [0, 0, -0.1], fix_root: true, collision_detection: false });
+  });
+
+  it('a free body stands on the floor: then the floor collides', () => {
+    const t = simulationProject({ modelFile: '/m.body', bodyName: 'M', fixedRoot: false, rootPose: { translation: [0, 0, 1], rotation: identity3() }, namespace: '', timeStep: 0.001 });
+    const floor = all(items(t)).filter((i) => i.class === 'BodyItem')[1]!;
+    expect(floor.data).toMatchObject({ file: FLOOR_FILE, collision_detection: true });
   });
 
   it('ROS2ControlItem in the namespace; the simulator at the step, semi-implicit Euler, real time, no recording', () => {

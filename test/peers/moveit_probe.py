@@ -48,8 +48,9 @@ Cartesian goal asks what the chain can meet (MoveIt samples it by IK with the gr
   place at every one of TIP_SAMPLES random states.
 The reached pose is compared with the whole target pose, whatever the goal asked.
 
-Services and action used: /query_planner_interface, /check_state_validity, /compute_fk, /get_planning_scene,
-/move_action (plan_only).
+Services and action used: query_planner_interface, check_state_validity, compute_fk, get_planning_scene,
+move_action (plan_only, or executing), relative: the probe's own namespace (--ros-args -r __ns:=/robot1) is
+move_group's.
 """
 
 import json
@@ -86,11 +87,11 @@ class Probe:
     def __init__(self, node, timeout):
         self.node = node
         self.timeout = timeout
-        self.validity = node.create_client(GetStateValidity, '/check_state_validity')
-        self.fk = node.create_client(GetPositionFK, '/compute_fk')
-        self.planners = node.create_client(QueryPlannerInterfaces, '/query_planner_interface')
-        self.scene = node.create_client(GetPlanningScene, '/get_planning_scene')
-        self.move = ActionClient(node, MoveGroup, '/move_action')
+        self.validity = node.create_client(GetStateValidity, 'check_state_validity')
+        self.fk = node.create_client(GetPositionFK, 'compute_fk')
+        self.planners = node.create_client(QueryPlannerInterfaces, 'query_planner_interface')
+        self.scene = node.create_client(GetPlanningScene, 'get_planning_scene')
+        self.move = ActionClient(node, MoveGroup, 'move_action')
         deadline = time.monotonic() + timeout
         for client in (self.validity, self.fk, self.planners, self.scene):
             while not client.wait_for_service(timeout_sec=1.0):
