@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import body_bridge_tools as tools  # noqa: E402
 
 PASSED_ON = ('body_file', 'namespace', 'frame_prefix', 'use_sim_time', 'params_file', 'joint_states_topic',
-             'world_frame', 'free_root_frame')
+             'world_frame', 'free_root_frame', 'node_name', 'ros2_control', 'publish_joint_states')
 
 
 def rviz_node(context):

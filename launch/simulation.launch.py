@@ -45,6 +45,14 @@ def is_true(text):
     return text.lower() in ('true', '1', 'yes')
 
 
+def launch_file(name, arguments):
+    """One of the package's launch files, included with these arguments."""
+    return IncludeLaunchDescription(
+        PythonLaunchDescriptionSource(PathJoinSubstitution([FindPackageShare('body_bridge'), 'launch', name])),
+        launch_arguments=arguments.items(),
+    )
+
+
 def simulation(context):
     def get(name):
         return LaunchConfiguration(name).perform(context)
@@ -68,6 +76,8 @@ def simulation(context):
     # A project that lacks what ros2_control needs stops the launch here, with the problems located in it.
     report = tools.run_cli(args)
     spawners = tools.read_yaml(os.path.join(out, 'spawners.yaml'))
+    # The namespace ROS2ControlItem runs in: namespace:=, or the user's project's (body-bridge control decided).
+    namespace = spawners.get('namespace') or ''
     gains = os.path.join(out, 'choreonoid_ros2_control.yaml')
     controllers = os.path.join(out, 'ros2_controllers.yaml')
     project_file = os.path.abspath(project) if project else os.path.join(out, 'simulation.cnoid')
@@ -75,7 +85,9 @@ def simulation(context):
     choreonoid = Node(
         package='choreonoid_ros',
         executable='choreonoid',
-        arguments=[project_file, '--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
+        # A Python script (script:=) runs once the project is loaded: Choreonoid's own API on the simulation.
+        arguments=[project_file] + ([os.path.abspath(get('script'))] if get('script') else [])
+        + ['--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
         parameters=[gains, controllers],
         output='screen',
     )
@@ -90,22 +102,23 @@ def simulation(context):
             output='screen',
         )
 
-    moveit = IncludeLaunchDescription(
-        PythonLaunchDescriptionSource(PathJoinSubstitution([FindPackageShare('body_bridge'), 'launch', 'moveit.launch.py'])),
-        launch_arguments={
-            'body_file': model,
-            'use_sim_time': 'true',
-            'params_file': get('params_file'),
-            'joint_states_topic': 'joint_states',
-            # diff_drive_controller publishes odom → base; otherwise the root's initial pose stands in for it.
-            'free_root_frame': '' if spawners.get('diff_drive') else 'world',
-            'node_name': 'robot_state_publisher',
-            'ros2_control': mode,
-            'publish_joint_states': 'false',
-            'execution': 'true',
-            'rviz': get('rviz'),
-        }.items(),
-    )
+    served = {
+        'body_file': model,
+        'use_sim_time': 'true',
+        'params_file': get('params_file'),
+        'joint_states_topic': 'joint_states',
+        # diff_drive_controller publishes odom → base; otherwise the root's initial pose stands in for it.
+        'free_root_frame': '' if spawners.get('diff_drive') else 'world',
+        'node_name': 'robot_state_publisher',
+        'ros2_control': mode,
+        'publish_joint_states': 'false',
+    }
+    if is_true(get('moveit')):
+        robot = launch_file('moveit.launch.py', {**served, 'execution': 'true', 'rviz': get('rviz')})
+    else:
+        # The robot without MoveIt: body_bridge alone, or with rviz2 (display.launch.py).
+        display = {'gui': 'false', 'fixed_frame': 'odom'} if spawners.get('diff_drive') else {'gui': 'false'}
+        robot = launch_file('display.launch.py' if is_true(get('rviz')) else 'bridge.launch.py', {**served, **display})
     actions = [
         LogInfo(msg='ros2_control configuration from %s in %s (%s)' % (model, out, report.strip().splitlines()[-1])),
         tools.remove_at_shutdown(out),
@@ -115,7 +128,7 @@ def simulation(context):
     if spawners.get('inactive'):
         actions.append(spawner(spawners['inactive'], True))
     # body_bridge and move_group in the item's namespace, where the controllers are.
-    actions.append(GroupAction([PushRosNamespace(namespace), moveit]) if namespace else moveit)
+    actions.append(GroupAction([PushRosNamespace(namespace), robot]) if namespace else robot)
     return actions
 
 
@@ -130,6 +143,8 @@ def generate_launch_description():
         DeclareLaunchArgument('gains_file', default_value='', description='PD gains replacing the model\'s (docs/control.md)'),
         DeclareLaunchArgument('time_step', default_value='', description="The simulation step in s; empty = 0.001, or the project's"),
         DeclareLaunchArgument('gui', default_value='false', description="true: Choreonoid's window"),
-        DeclareLaunchArgument('rviz', default_value='false', description='Start rviz2 with the MotionPlanning display'),
+        DeclareLaunchArgument('rviz', default_value='false', description='Start rviz2 (with the MotionPlanning display when moveit:=true)'),
+        DeclareLaunchArgument('script', default_value='', description='A Python script Choreonoid runs once the project is loaded (cnoid.Base, cnoid.BodyPlugin)'),
+        DeclareLaunchArgument('moveit', default_value='true', description='false: the simulated robot and body_bridge without move_group'),
     ]
     return LaunchDescription(arguments + [OpaqueFunction(function=simulation)])

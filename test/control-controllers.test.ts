@@ -126,6 +126,7 @@ describe('namespaces, modes and groups', () => {
     ]);
     expect(c.controllers.notes).toContain('wrist_controller is loaded inactive: J5, J6, J7 are already claimed by an active controller');
     expect(parse(fileOf(c, 'spawners.yaml'))).toEqual({
+      namespace: '',
       controller_manager: '/controller_manager',
       active: ['joint_state_broadcaster', 'arm_controller', 'hand_controller'],
       inactive: ['wrist_controller'],
@@ -181,7 +182,7 @@ describe('the cart\'s differential drive', () => {
     const c = config(cart);
     expect(c.block.modes.joints.map((m) => m.mode)).toEqual(['velocity_pd', 'velocity_pd']);
     expect(c.controllers.controllers.map((x) => x.name)).toEqual(['joint_state_broadcaster', 'diff_drive_controller']);
-    expect(parse(fileOf(config(cart, { namespace: '/c1' }), 'spawners.yaml'))).toEqual({ controller_manager: '/c1/controller_manager', active: ['joint_state_broadcaster', 'diff_drive_controller'], inactive: [], diff_drive: true });
+    expect(parse(fileOf(config(cart, { namespace: '/c1' }), 'spawners.yaml'))).toEqual({ namespace: '/c1', controller_manager: '/c1/controller_manager', active: ['joint_state_broadcaster', 'diff_drive_controller'], inactive: [], diff_drive: true });
     const effort = config(cart, { overrides: new Map([['LeftWheel', 'effort'], ['RightWheel', 'effort']]) });
     expect(effort.controllers.controllers.map((x) => x.name)).toEqual(['joint_state_broadcaster']);
     expect(effort.controllers.notes).toContain('no diff_drive_controller: it commands wheel velocities, and the wheels are in effort, effort mode');

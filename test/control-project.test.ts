@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { runCli } from '../src/cli/main.js';
 import { axisAngle, identity3 } from '../src/model/math.js';
 import type { Vec3 } from '../src/model/types.js';
+import { readProject } from '../src/project/read-project.js';
 import { checkSimulationProject } from '../src/project/simulation-check.js';
 import { FLOOR_FILE, degreeAngleAxis, simulationProject } from '../src/project/simulation-project.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
@@ -60,7 +61,7 @@ describe('the project', () => {
     expect(all(root).map((i) => i.id)).toEqual(all(root).map((_, k) => k));
   });
 
-  it('the body where the model puts it, now and at the simulation\'s start, fixed for a fixed root', () => {
+  it('the body where the model puts it, now and at the simulation\'s start, fixed for a fixed root; the floor seen, not colliding, under a fixed root', () => {
     const [body, floor] = byClass('BodyItem');
     expect(body!.data).toMatchObject({
       file: '/models/arm.body',
@@ -71,7 +72,13 @@ describe('the project', () => {
       initial_root_rotation: [0, 0, 1, 90],
       fix_root: true,
     });
-    expect(floor!.data).toMatchObject({ file: FLOOR_FILE, root_translation: [0, 0, -0.1], fix_root: true });
+    expect(floor!.data).toMatchObject({ file: FLOOR_FILE, root_translation: [0, 0, -0.1], fix_root: true, collision_detection: false });
+  });
+
+  it('a free body stands on the floor: then the floor collides', () => {
+    const t = simulationProject({ modelFile: '/m.body', bodyName: 'M', fixedRoot: false, rootPose: { translation: [0, 0, 1], rotation: identity3() }, namespace: '', timeStep: 0.001 });
+    const floor = all(items(t)).filter((i) => i.class === 'BodyItem')[1]!;
+    expect(floor.data).toMatchObject({ file: FLOOR_FILE, collision_detection: true });
   });
 
   it('ROS2ControlItem in the namespace; the simulator at the step, semi-implicit Euler, real time, no recording', () => {
@@ -106,69 +113,129 @@ describe('body-bridge control --project', () => {
   });
 });
 
-describe('a user\'s project, checked', () => {
+describe('a user\'s project, checked (read by readProject)', () => {
   const dir = scratchDir('bb-control-check-');
   const model = join(projectRoot, 'test/models/control/cart.body');
+  // ${SHARE} (the floor) from the corpus's share folder, whatever Choreonoid is installed.
+  const share = join(corpusDir, 'choreonoid/share');
   const generated = simulationProject({ modelFile: model, bodyName: 'Cart', fixedRoot: false, rootPose: { translation: [0, 0, 0.08], rotation: identity3() }, namespace: '/cart1', timeStep: 0.002 });
+  let n = 0;
+  /** The project text written to a file of its own, read as Choreonoid restores it, and checked for the cart. */
+  const check = (text: string, options: Parameters<typeof checkSimulationProject>[2] = {}, modelFile = model): ReturnType<typeof checkSimulationProject> => {
+    const file = join(dir, `p${n++}.cnoid`);
+    writeFileSync(file, text);
+    return checkSimulationProject(readProject(file, { share, env: {} }), modelFile, options);
+  };
   const located = (c: ReturnType<typeof checkSimulationProject>): string[] => [...c.problems, ...c.warnings].map((d) => `${d.line}:${d.column} ${d.severity}: ${d.message}`);
   const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+  /** The line of an item's `- id: N` entry, where the reader locates the item. */
+  const itemLine = (text: string, name: string): number => lineOf(text, `name: "${name}"`) - 1;
 
-  it('the generated project has everything: the body, its namespace, the step', () => {
-    const c = checkSimulationProject(generated, join(dir, 'p.cnoid'), model);
+  it('the generated project has everything: the body, its namespace, the simulator and its step', () => {
+    const c = check(generated);
     expect(located(c)).toEqual([]);
-    expect(c).toMatchObject({ body: 'Cart', namespace: '/cart1', timeStep: 0.002 });
+    expect(c.body?.itemName).toBe('Cart');
+    expect(c.namespace).toBe('/cart1');
+    expect(c.timeStep).toBe(0.002);
+    expect(c.simulator).toMatchObject({ className: 'AISTSimulatorItem', integration: 'semi-implicit_euler', timeStep: { source: 'time_step', value: 0.002 } });
   });
 
   it('no ROS2ControlItem under the body: an error at the body item', () => {
     const text = generated.replace(/\n( +)- id: 4\n +name: "ROS2Control"\n +plugin: "ROS2"\n +class: "ROS2ControlItem"\n +data:\n +namespace: "\/cart1"/, '');
     expect(text).not.toContain('class: "ROS2ControlItem"');
-    const c = checkSimulationProject(text, 'p.cnoid', model);
-    expect(located(c)).toEqual([`${lineOf(text, 'name: "Cart"') - 1}:11 error: no ROS2ControlItem under the body item Cart: choreonoid_ros runs ros2_control only for a body with one among its children`]);
+    expect(located(check(text))).toEqual([
+      `${itemLine(text, 'Cart')}:11 error: no ROS2ControlItem under the body item "Cart": choreonoid_ros runs ros2_control only for a body with one among its children (add one, class ROS2ControlItem, plugin ROS2)`,
+    ]);
+  });
+
+  it('a ROS2ControlItem elsewhere (under the world) is not the body\'s: the same error, and the reader\'s warning', () => {
+    const text = generated.replace('name: "WorldROS2"\n          plugin: "ROS2"\n          class: "WorldROS2Item"', 'name: "WorldROS2"\n          plugin: "ROS2"\n          class: "ROS2ControlItem"');
+    expect(text).not.toContain('class: "WorldROS2Item"');
+    const c = check(text.replace(/\n( +)- id: 4\n +name: "ROS2Control"\n +plugin: "ROS2"\n +class: "ROS2ControlItem"\n +data:\n +namespace: "\/cart1"/, ''));
+    expect(c.problems.map((d) => d.message)).toEqual([expect.stringMatching(/^no ROS2ControlItem under the body item "Cart"/), expect.stringMatching(/^no WorldROS2Item in world "World"/)]);
   });
 
   it('a relative namespace, and one other than the launch\'s: errors at the namespace', () => {
     const text = generated.replace('namespace: "/cart1"', 'namespace: "cart1"');
     const line = lineOf(text, 'namespace: "cart1"');
-    const c = checkSimulationProject(text, 'p.cnoid', model, { namespace: '/other' });
-    expect(located(c)).toEqual([
-      `${line}:28 error: ROS2ControlItem's namespace "cart1" is relative: the item looks robot_state_publisher up inside it (cart1 → /cart1/cart1/robot_state_publisher); make it /cart1`,
-      `${line}:28 error: ROS2ControlItem's namespace is "cart1" but the launch runs robot_state_publisher and the controllers in "/other"`,
+    expect(located(check(text, { namespace: '/other' }))).toEqual([
+      `${line}:28 error: ROS2ControlItem's namespace "cart1" is relative: the item looks robot_state_publisher up inside it (/cart1/cart1/robot_state_publisher); make it /cart1`,
+      `${line}:28 error: ROS2ControlItem's namespace is "cart1" but the launch runs robot_state_publisher and the controllers in "/other": the item would wait for /cart1/cart1/robot_state_publisher forever`,
     ]);
+    expect(located(check(generated, { namespace: '/cart1/' }))).toEqual([]);
+    expect(located(check(generated, { namespace: '' }))).toEqual([expect.stringMatching(/error: ROS2ControlItem's namespace is "\/cart1" but the launch runs .* in ""/)]);
   });
 
-  it('no WorldROS2Item, no simulator: errors; another simulator or Runge-Kutta: warnings', () => {
+  it('no WorldROS2Item, no simulator: errors at the world; another simulator or Runge-Kutta: warnings at it', () => {
+    const world = itemLine(generated, 'World');
     const noClock = generated.replace('class: "WorldROS2Item"', 'class: "FolderItem"');
-    expect(located(checkSimulationProject(noClock, 'p.cnoid', model))).toEqual([expect.stringMatching(/error: no WorldROS2Item: nothing publishes \/clock/)]);
+    expect(located(check(noClock))).toEqual([`${world}:7 error: no WorldROS2Item in world "World": nothing publishes /clock, and the controllers and MoveIt run on simulation time`]);
     const noSim = generated.replace('class: "AISTSimulatorItem"', 'class: "FolderItem"');
-    expect(located(checkSimulationProject(noSim, 'p.cnoid', model))).toEqual([expect.stringMatching(/error: no simulator item/)]);
-    const ode = generated.replace('class: "AISTSimulatorItem"', 'class: "ODESimulatorItem"');
-    expect(located(checkSimulationProject(ode, 'p.cnoid', model))).toEqual([expect.stringMatching(/warning: ODESimulatorItem: the gains are designed for the AIST simulator/)]);
+    expect(located(check(noSim))).toEqual([`${world}:7 error: no simulator item in world "World" (AISTSimulatorItem): nothing would run the simulation`]);
+    const ode = generated.replace('plugin: "Body"\n          class: "AISTSimulatorItem"', 'plugin: "ODE"\n          class: "ODESimulatorItem"');
+    expect(ode).toContain('ODESimulatorItem');
+    expect(located(check(ode))).toEqual([`${itemLine(ode, 'AISTSimulator')}:11 warning: ODESimulatorItem: the gains are designed for the AIST simulator's semi-implicit Euler`]);
     const rk = generated.replace('integration_mode: "semi-implicit_euler"', 'integration_mode: "runge-kutta"');
-    expect(located(checkSimulationProject(rk, 'p.cnoid', model))).toEqual([expect.stringMatching(/warning: Runge-Kutta integration/)]);
+    expect(located(check(rk))).toEqual([expect.stringMatching(/warning: Runge-Kutta integration/)]);
   });
 
-  it('a body named through ${SHARE} is found by file name without the share folder (warned), by path with it', () => {
-    const text = generated.replace(`file: "${model}"`, 'file: "${SHARE}/model/cart.body"');
-    expect(located(checkSimulationProject(text, 'p.cnoid', model))).toEqual([expect.stringMatching(/warning: BodyItem Cart loads \$\{SHARE\}\/model\/cart.body, taken for .* by its file name/)]);
-    expect(located(checkSimulationProject(text, 'p.cnoid', model, { shareDir: join(projectRoot, 'test/models/control/..') }))).toEqual([
-      expect.stringMatching(/taken for .* by its file name/),
+  it('the simulator --start-simulation runs: the selected one, else the first; a step from time_step, frame_rate or the time bar', () => {
+    // A second AIST simulator after the first, selected, stepping at a frame rate: that one runs.
+    const second = generated.replace(
+      '        - id: 7\n',
+      '        - id: 70\n          name: "Fast"\n          plugin: "Body"\n          class: "AISTSimulatorItem"\n          is_selected: true\n          data:\n            frame_rate: 500\n        - id: 7\n',
+    );
+    expect(second).toContain('name: "Fast"');
+    expect(check(second).simulator).toMatchObject({ itemName: 'Fast', selected: true, timeStep: { source: 'frame_rate', value: 0.002 } });
+    // Two selected in one world: Choreonoid starts neither.
+    const both = second.replace('class: "AISTSimulatorItem"\n          data:\n            time_step', 'class: "AISTSimulatorItem"\n          is_selected: true\n          data:\n            time_step');
+    expect(located(check(both))).toEqual([`${itemLine(both, 'AISTSimulator')}:11 error: --start-simulation runs no simulator in world "World": several of its simulators are selected, and Choreonoid then starts none of them; select one of its simulators (is_selected: true)`]);
+    // No step of its own: the time bar's frame rate, from the project's toolbar state (default 1000 Hz).
+    const noStep = generated.replace('            time_step: 0.002\n', '');
+    expect(check(noStep).timeStep).toBe(0.001);
+    expect(check(`${noStep}\ntoolbars:\n  "TimeBar":\n    frame_rate: 250\n`).simulator?.timeStep).toEqual({ source: 'time_bar', value: 0.004 });
+  });
+
+  it('the body: another file of the same name, a model that does not load, no body at all — errors at the item or the project', () => {
+    const elsewhere = generated.replace(`file: "${model}"`, 'file: "/elsewhere/cart.body"');
+    expect(located(check(elsewhere))).toEqual([
+      `${itemLine(elsewhere, 'Cart')}:11 error: body item "Cart" loads /elsewhere/cart.body, not ${model}, the model the launch serves: serve that file (body_file:=/elsewhere/cart.body) or make the item load this one`,
     ]);
     const other = generated.replace(`file: "${model}"`, 'file: "/elsewhere/robot.body"');
-    expect(located(checkSimulationProject(other, 'p.cnoid', model))).toEqual([expect.stringMatching(/^5:3 error: no BodyItem loads .*cart.body \(BodyItems: Cart ← \/elsewhere\/robot.body, Floor ← \$\{SHARE\}\/model\/misc\/floor.body\)/)]);
+    expect(located(check(other))).toEqual([`1:1 error: no body item loads ${model} (body items: Cart ← /elsewhere/robot.body, Floor ← ${join(share, 'model/misc/floor.body')})`]);
+    // The model itself broken: the item's error, then the model's own located error.
+    const broken = join(dir, 'broken.body');
+    writeFileSync(broken, `${readFileSync(model, 'utf8')}\n  - { name: Extra, parent: Nowhere, joint_type: fixed }\n`);
+    const c = check(generated.replace(`file: "${model}"`, `file: "${broken}"`), {}, broken);
+    expect(c.body).toBeNull();
+    expect(c.problems[0]).toMatchObject({ severity: 'error', line: lineOf(generated, `file: "${model}"`) });
+    expect(c.problems.slice(1).some((d) => d.file === broken && d.severity === 'error')).toBe(true);
+  });
+
+  it('a fixed-base arm the project frees: a warning at the body item', () => {
+    const pa10 = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
+    const text = simulationProject({ modelFile: pa10, bodyName: 'PA10', fixedRoot: false, rootPose: { translation: [0, 0, 0], rotation: identity3() }, namespace: '', timeStep: 0.001 });
+    expect(located(check(text, {}, pa10))).toEqual([`${itemLine(text, 'PA10')}:11 warning: the model's root is fixed but the project frees it (fix_root: false): nothing holds "PA10"'s base in the simulation`]);
   });
 
   it('body-bridge control --project-file: located errors exit 1; a good project lends its step and namespace', async () => {
     const bad = join(dir, 'bad.cnoid');
     writeFileSync(bad, generated.replace('class: "WorldROS2Item"', 'class: "FolderItem"'));
     let err = '';
-    const io = { stdout: () => undefined, stderr: (t: string) => (err += t), env: process.env };
+    const io = { stdout: () => undefined, stderr: (t: string) => (err += t), env: { ...process.env, BODY_BRIDGE_CHOREONOID_SHARE: share } };
     expect(await runCli(['control', model, '-o', join(dir, 'x'), '--project-file', bad], io)).toBe(1);
-    expect(err).toMatch(new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:3: error: no WorldROS2Item`));
+    expect(err).toMatch(new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${itemLine(generated, 'World')}:7: error: no WorldROS2Item`));
+    expect(err).toMatch(/cannot simulate .*cart\.body under ros2_control \(1 problem above\)/);
     const good = join(dir, 'good.cnoid');
     writeFileSync(good, generated);
     expect(await runCli(['control', model, '-o', join(dir, 'y'), '--project-file', good, '--samples', '5'], io)).toBe(0);
     const controllers = parse(readFileSync(join(dir, 'y', 'ros2_controllers.yaml'), 'utf8')) as Record<string, { ros__parameters: { update_rate?: number } }>;
     expect(controllers['/cart1/controller_manager']!.ros__parameters.update_rate).toBe(500);
     expect(await runCli(['control', model, '-o', join(dir, 'z'), '--project', '--project-file', good], io)).toBe(2);
+    // A project that is no project: its located error, exit 1.
+    writeFileSync(bad, '- just a list\n');
+    err = '';
+    expect(await runCli(['control', model, '-o', join(dir, 'x'), '--project-file', bad], io)).toBe(1);
+    expect(err).toMatch(/:1:1: error: a project file is a YAML mapping/);
   });
 });

@@ -10,7 +10,8 @@ import { ModelLoadError } from '../src/model/errors.js';
 import type { Mat3, Pose, Vec3 } from '../src/model/types.js';
 import { expandPath, jointSlots, readProject, type FailedProjectBody, type LoadedProjectBody, type Project, type ProjectOptions } from '../src/project/index.js';
 import { loadRobotModel } from '../src/load.js';
-import { projectRoot } from './support/oracle.js';
+import { simulatorsStarted } from '../src/project/simulator-item.js';
+import { corpusDir, projectRoot } from './support/oracle.js';
 import { scratchDir } from './support/temp-dir.js';
 
 const root = scratchDir('project-');
@@ -437,6 +438,64 @@ describe('sub-projects (SubProjectItem)', () => {
     const c = read(text, {}, dir);
     expect(c.project.bodies.map((b) => b.itemName)).toEqual(['Box']);
     expect(c.project.diagnostics).toMatchObject([{ severity: 'error', ...position(text, '"project.cnoid"'), message: expect.stringMatching(/already being loaded/) }]);
+  });
+});
+
+describe('simulator items: which one --start-simulation runs, and its step (SimulatorItem, SimulationBar)', () => {
+  const sim = (cls: string, name: string, data = '', selected = false, plugin = 'Body'): string =>
+    item(plugin, cls, name, data).replace(`  class: ${cls}\n`, `  class: ${cls}\n${selected ? '  is_selected: true\n' : ''}`);
+
+  test('none selected: the first in the tree; one selected: that one; two selected in a world: none there', () => {
+    const text = (selectA: boolean, selectB: boolean): string =>
+      projectText(world('W', [item('Base', 'FolderItem', 'Sims', '', [sim('AISTSimulatorItem', 'A', 'time_step: 0.001', selectA), sim('ODESimulatorItem', 'B', 'time_step: 0.002', selectB, 'ODE')])]), world('V', [sim('AISTSimulatorItem', 'C', 'time_step: 0.004')]));
+    const started = (c: Case): string[] => c.project.simulators.filter((x) => (c.project.simulators.some((y) => y.selected) ? x.selected : x === c.project.simulators[0])).map((x) => x.itemPath);
+    const none = read(text(false, false));
+    expect(none.project.simulators.map((x) => [x.itemPath, x.world, x.className, x.selected, x.timeStep.value])).toEqual([
+      ['W/Sims/A', 'W', 'AISTSimulatorItem', false, 0.001],
+      ['W/Sims/B', 'W', 'ODESimulatorItem', false, 0.002],
+      ['V/C', 'V', 'AISTSimulatorItem', false, 0.004],
+    ]);
+    expect(started(none)).toEqual(['W/Sims/A']);
+    expect(simulatorsStarted(none.project.simulators).map((x) => x.itemPath)).toEqual(['W/Sims/A']);
+    expect(simulatorsStarted(read(text(false, true)).project.simulators).map((x) => x.itemPath)).toEqual(['W/Sims/B']);
+    expect(simulatorsStarted(read(text(true, true)).project.simulators)).toEqual([]);
+  });
+
+  test('the step: time_step (and its old spellings), frame_rate, else the time bar\'s frame rate (toolbars, default 1000 Hz)', () => {
+    const steps = (data: string, toolbars = ''): unknown => read(`${projectText(world('W', [sim('AISTSimulatorItem', 'A', data)]))}${toolbars}`).project.simulators[0]!.timeStep;
+    expect(steps('time_step: 0.0025')).toMatchObject({ value: 0.0025, source: 'time_step' });
+    expect(steps('timestep: 0.002')).toMatchObject({ value: 0.002, source: 'time_step' });
+    expect(steps('timeStep: 0.005')).toMatchObject({ value: 0.005, source: 'time_step' });
+    expect(steps('frame_rate: 250')).toEqual({ value: 0.004, source: 'frame_rate' });
+    expect(steps('recording: full')).toEqual({ value: 0.001, source: 'time_bar' });
+    expect(steps('recording: full', 'toolbars:\n  "TimeBar":\n    frameRate: 500\n')).toEqual({ value: 0.002, source: 'time_bar' });
+  });
+
+  test('the AIST simulator integrates with semi-implicit Euler unless the project names Runge-Kutta', () => {
+    const mode = (data: string): unknown => read(projectText(world('W', [sim('AISTSimulatorItem', 'A', data)]))).project.simulators[0]!.integration;
+    expect(mode('time_step: 0.001')).toBe('semi-implicit_euler');
+    expect(mode('integration_mode: runge-kutta')).toBe('runge-kutta');
+    expect(mode('integrationMode: "Runge Kutta"')).toBe('runge-kutta');
+    expect(mode('integration_mode: euler')).toBe('semi-implicit_euler');
+  });
+
+  test('sub-simulators (GLVisionSimulatorItem) are no simulators', () => {
+    const c = read(projectText(world('W', [item('Body', 'AISTSimulatorItem', 'A', 'time_step: 0.001', [item('GLVisionSimulator', 'GLVisionSimulatorItem', 'GL')])])));
+    expect(c.project.simulators.map((x) => x.itemName)).toEqual(['A']);
+  });
+
+  // Choreonoid's own samples, as their files say (read by hand): PA10Pickup holds four simulators, none selected;
+  // PxTank selects its PhysX one; SR1Liftup-SpringDamperContact's AIST simulator has no step and its TimeBar runs at
+  // 500 Hz; the Tank tutorial writes the old `timestep`.
+  test.each([
+    ['SimpleController/PA10Pickup.cnoid', 'AISTSimulator', 'AISTSimulatorItem', 0.001, 'time_step'],
+    ['PhysX/PxTank.cnoid', 'PhysXSimulator', 'PhysXSimulatorItem', 0.001, 'time_step'],
+    ['CollisionHandler/SR1Liftup-SpringDamperContact.cnoid', 'AISTSimulator', 'AISTSimulatorItem', 0.002, 'time_bar'],
+    ['tutorial/Tank/step3.cnoid', 'AISTSimulator', 'AISTSimulatorItem', 0.001, 'time_step'],
+  ])('%s: --start-simulation runs %s (%s) at %f s (%s)', (file, name, cls, step, source) => {
+    const project = readProject(join(corpusDir, 'choreonoid/sample', file), { share: join(corpusDir, 'choreonoid/share'), env: {} });
+    const started = simulatorsStarted(project.simulators);
+    expect(started.map((x) => [x.itemName, x.className, x.timeStep.value, x.timeStep.source])).toEqual([[name, cls, step, source]]);
   });
 });
 

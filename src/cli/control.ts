@@ -16,6 +16,7 @@ import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import { applyRosConventions } from '../model/ros-conventions.js';
 import { planningGroups } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
+import { readProject, SHARE_ENV, type Project } from '../project/index.js';
 import { checkSimulationProject } from '../project/simulation-check.js';
 import { simulationProject } from '../project/simulation-project.js';
 import { writeFileAtomic } from '../urdf/index.js';
@@ -45,7 +46,9 @@ export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode 
                           (AIST simulator at --time-step, floor, BodyROS2Item, ROS2ControlItem, WorldROS2Item)
   --project-file FILE     the user's own project instead: checked for what ros2_control needs there (a
                           ROS2ControlItem under the model's BodyItem, its namespace, WorldROS2Item, a simulator),
-                          its simulation step and namespace taken unless given ($CHOREONOID_SHARE resolves \${SHARE})
+                          its simulation step and namespace taken unless given
+  --share DIR             Choreonoid's share directory, for \${SHARE} in that project (default: $${SHARE_ENV},
+                          else the share of the choreonoid found on PATH)
 ${CONVENTION_USAGE}  --package-path DIR      directory holding ROS packages (for package:// in the model); repeatable
 `;
 
@@ -79,6 +82,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
     'ros-distro': { type: 'string' },
     project: { type: 'boolean', default: false },
     'project-file': { type: 'string' },
+    share: { type: 'string' },
     ...conventionOptions,
   });
   if (typeof args === 'number') return args;
@@ -133,14 +137,22 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
   };
   let timeStep = numbers['time-step'] ?? DEFAULT_TIME_STEP;
   if (values['project-file'] !== undefined) {
-    const text = readText('--project-file', values['project-file']);
-    if (text === null) return 1;
-    const check = checkSimulationProject(text, resolve(values['project-file']), resolve(args.file), {
-      ...(values.namespace !== undefined ? { namespace } : {}),
-      ...(io.env.CHOREONOID_SHARE ? { shareDir: io.env.CHOREONOID_SHARE } : {}),
-    });
-    for (const d of [...check.warnings, ...check.problems]) io.stderr(`${formatDiagnostic(d)}\n`);
-    if (check.problems.length > 0) return 1;
+    let project: Project;
+    try {
+      project = readProject(values['project-file'], { env: io.env, packagePath, ...(values.share !== undefined ? { share: values.share } : {}) });
+    } catch (e) {
+      if (!(e instanceof ModelLoadError)) throw e;
+      io.stderr(`${e.message}\n`);
+      return 1;
+    }
+    const check = checkSimulationProject(project, resolve(args.file), values.namespace !== undefined ? { namespace } : {});
+    // What Choreonoid would not restore, then what ros2_control lacks there.
+    const dropped = project.diagnostics.filter((d) => d.severity === 'error');
+    for (const d of [...dropped, ...check.warnings, ...check.problems]) io.stderr(`${formatDiagnostic(d)}\n`);
+    if (check.problems.length > 0) {
+      io.stderr(`body-bridge control: ${values['project-file']} cannot simulate ${args.file} under ros2_control (${check.problems.length} problem${check.problems.length === 1 ? '' : 's'} above)\n`);
+      return 1;
+    }
     if (values.namespace === undefined) namespace = check.namespace;
     if (numbers['time-step'] === undefined && check.timeStep !== null) timeStep = check.timeStep;
     else if (check.timeStep !== null && Math.abs(check.timeStep - timeStep) > 1e-12) {

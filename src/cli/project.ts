@@ -6,6 +6,7 @@ import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import { rpyFromMatrix } from '../model/math.js';
 import type { Diagnostic, Mat3, Pose, Vec3 } from '../model/types.js';
 import { DEFAULT_ROS2_CONTROL_MODE, launchPlan, readProject, SHARE_ENV, type Project, type ProjectBody, type ProjectOptions } from '../project/index.js';
+import { simulatorsStarted } from '../project/simulator-item.js';
 import { writeFileAtomic } from '../urdf/index.js';
 import type { Command, CommandIo } from './command.js';
 import { launchPlanJson, planDiagnostics, planRviz, poseSourcesOf } from './launch-plan.js';
@@ -62,6 +63,17 @@ export function projectJson(project: Project): unknown {
     file: project.file,
     share: project.shareDirectory,
     worlds: project.worlds.map((w) => ({ item_name: w.itemName, item_path: w.itemPath, ros: w.ros.worldRos2 ? { world_ros2: rosJson(w.ros.worldRos2) } : {} })),
+    simulators: project.simulators.map((s) => ({
+      item_name: s.itemName,
+      item_path: s.itemPath,
+      world: s.world,
+      class: s.className,
+      selected: s.selected,
+      started: simulatorsStarted(project.simulators).includes(s),
+      time_step: s.timeStep.value,
+      time_step_from: s.timeStep.source,
+      ...(s.integration ? { integration: s.integration } : {}),
+    })),
     bodies: project.bodies.map((b) => {
       const common = { item_name: b.itemName, item_path: b.itemPath, world: b.world, model_file: b.modelFile, path: b.path, loaded: b.kind === 'loaded' };
       if (b.kind === 'failed') return { ...common, errors: b.errors, warnings: b.warnings };
@@ -131,6 +143,11 @@ export function projectText(project: Project): string {
     lines.push('', `world item "${w.itemName}" (${w.itemPath})`);
     const clock = w.ros.worldRos2;
     if (clock) lines.push(`  ros      WorldROS2Item "${clock.itemName}": node /${clock.nodeName}, /clock at most ${num(clock.maxClockPublishingRate)} Hz`);
+    const started = simulatorsStarted(project.simulators);
+    for (const s of project.simulators.filter((x) => x.world === w.itemPath)) {
+      const step = s.timeStep.value === null ? 'no usable time step' : `step ${num(s.timeStep.value)} s (${s.timeStep.source.replace('_', ' ')})`;
+      lines.push(`  sim      ${s.className} "${s.itemName}": ${step}${s.integration ? `, ${s.integration.replace(/_/g, ' ')}` : ''}${started.includes(s) ? ', runs on --start-simulation' : ''}`);
+    }
     for (const b of project.bodies.filter((x) => x.world === w.itemPath)) lines.push('', ...bodyText(b, '  '));
   }
   const outside = project.bodies.filter((b) => b.world === null);

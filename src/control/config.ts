@@ -76,11 +76,13 @@ export const CONTROLLERS_FILE = 'ros2_controllers.yaml';
 export const SPAWNERS_FILE = 'spawners.yaml';
 
 /**
- * What a launch starts, as data (so the launch computes nothing): the controller manager's name, the
+ * What a launch starts, as data (so the launch computes nothing): the namespace ROS2ControlItem's nodes run in
+ * (robot_state_publisher must run there too; a user's project may set it), the controller manager's name, the
  * controllers to spawn active and inactive, and whether a diff drive publishes odom → base.
  */
 export function spawnersYaml(controllers: ControllersFile, namespace: string): string {
   const doc = new Document({
+    namespace,
     controller_manager: qualifiedName(namespace, 'controller_manager'),
     active: controllers.controllers.filter((c) => c.active).map((c) => c.name),
     inactive: controllers.controllers.filter((c) => !c.active).map((c) => c.name),

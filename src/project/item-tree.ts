@@ -7,12 +7,14 @@ import type { YMap, YNode } from '../body/yaml-tree.js';
 import { readBool, readString } from './archive.js';
 import { restoreBodyItem, type BodyItemContext, type ItemPlace } from './body-item.js';
 import { bodyRos2Item, ros2ControlItem, worldRos2Item } from './ros-items.js';
-import type { LoadedProjectBody, ProjectBody, ProjectWorld } from './types.js';
+import { isSelectedItem, SIMULATOR_CLASSES, simulatorItem } from './simulator-item.js';
+import type { LoadedProjectBody, ProjectBody, ProjectSimulator, ProjectWorld } from './types.js';
 
 /** What the walk collects, shared by a project and the sub-projects it loads. */
 export interface TreeContext extends BodyItemContext {
   worlds: ProjectWorld[];
   bodies: ProjectBody[];
+  simulators: ProjectSimulator[];
   diagnostics: Diagnostic[];
   /** Restores a SubProjectItem's project file into the item (read-project.ts). */
   restoreSubProject: (item: ItemPlace, data: YMap, ancestors: Ancestors, ctx: TreeContext) => void;
@@ -61,7 +63,7 @@ function restoreItem(node: YMap, ancestors: Ancestors, ctx: TreeContext): void {
     if (!(plugin === 'Base' && className === 'RootItem')) {
       const place: ItemPlace = { itemName: name, itemPath: childPath(ancestors.path, name), world: ancestors.world?.itemPath ?? null, at: node.loc };
       here = { ...ancestors, path: place.itemPath };
-      const restored = restoreKnownItem(plugin, className, place, data, ancestors, ctx);
+      const restored = restoreKnownItem(plugin, className, place, data, ancestors, ctx, node);
       if (restored === 'dropped') return;
       if (restored) here = { ...here, ...restored };
     }
@@ -87,9 +89,14 @@ function restoreItem(node: YMap, ancestors: Ancestors, ctx: TreeContext): void {
  * drop one whose plugin is not loaded, with its subtree — which holds no bodies in practice: simulators, controllers).
  * Returns what the item becomes for its descendants, or 'dropped'.
  */
-function restoreKnownItem(plugin: string, className: string, place: ItemPlace, data: YMap, ancestors: Ancestors, ctx: TreeContext): Partial<Ancestors> | 'dropped' | undefined {
+function restoreKnownItem(plugin: string, className: string, place: ItemPlace, data: YMap, ancestors: Ancestors, ctx: TreeContext, node: YMap): Partial<Ancestors> | 'dropped' | undefined {
   const w = ctx.diagnostics;
   const key = `${plugin}/${className}`;
+  const simulatorClass = SIMULATOR_CLASSES.get(key);
+  if (simulatorClass) {
+    ctx.simulators.push(simulatorItem(simulatorClass, place, data, isSelectedItem(node, w), w));
+    return undefined;
+  }
   switch (key) {
     case 'Body/WorldItem': {
       const world: ProjectWorld = { itemName: place.itemName, itemPath: place.itemPath, at: place.at, ros: {} };

@@ -9,10 +9,11 @@ import { ModelLoadError, failAt } from '../model/errors.js';
 import { resolveLimits, type LoadOptions } from '../model/options.js';
 import type { Diagnostic, RobotModel } from '../model/types.js';
 import { readYamlFile, type YMap } from '../body/yaml-tree.js';
-import { readString } from './archive.js';
+import { readDouble, readString } from './archive.js';
 import type { ItemPlace } from './body-item.js';
 import { restoreItemTree, type Ancestors, type TreeContext } from './item-tree.js';
 import { expandPath, pathVariablesFor, type PathVariables } from './path-variables.js';
+import { DEFAULT_TIME_BAR_FRAME_RATE } from './simulator-item.js';
 import type { Project } from './types.js';
 
 export interface ProjectOptions extends LoadOptions {
@@ -51,16 +52,19 @@ export function readProject(file: string, options: ProjectOptions = {}): Project
     return entry;
   };
   const diagnostics: Diagnostic[] = [];
-  const items = projectItems(path, limits, diagnostics);
-  const project: Project = { file: path, worlds: [], bodies: [], shareDirectory: vars.share ?? null, diagnostics };
+  const { items, timeBarFrameRate } = projectItems(path, limits, diagnostics);
+  // The TimeBar's frame rate: the last toolbar state restored (a sub-project's is restored as its item is).
+  const timeBar = { frameRate: timeBarFrameRate ?? DEFAULT_TIME_BAR_FRAME_RATE };
+  const project: Project = { file: path, worlds: [], simulators: [], bodies: [], shareDirectory: vars.share ?? null, diagnostics };
   const loading = new Set<string>([path]);
   const ctx: TreeContext = {
     vars,
     loadModel,
     worlds: project.worlds,
     bodies: project.bodies,
+    simulators: project.simulators,
     diagnostics,
-    restoreSubProject: (item, data, ancestors, parent) => restoreSubProject(item, data, ancestors, parent, { limits, loading }),
+    restoreSubProject: (item, data, ancestors, parent) => restoreSubProject(item, data, ancestors, parent, { limits, loading, timeBar }),
   };
   try {
     if (items) restoreItemTree(items, { path: '' }, ctx);
@@ -69,25 +73,39 @@ export function readProject(file: string, options: ProjectOptions = {}): Project
     if (e instanceof RangeError) failAt({ file: path, line: 1, column: 1 }, 'the project is nested too deeply to be read (its item tree or its chain of sub-projects)');
     throw e;
   }
+  // A simulator without a step of its own reads the TimeBar's when it starts.
+  for (const s of project.simulators) if (s.timeStep.source === 'time_bar') s.timeStep.value = 1 / timeBar.frameRate;
   return project;
 }
 
-/** The `items` mapping of a project file; throws when the file is no project at all. */
-function projectItems(path: string, limits: ReturnType<typeof resolveLimits>, diagnostics: Diagnostic[]): YMap | undefined {
+/**
+ * The `items` mapping of a project file, and the time bar's frame rate its toolbar state gives (a simulator
+ * without a time step steps at it); throws when the file is no project at all.
+ */
+function projectItems(path: string, limits: ReturnType<typeof resolveLimits>, diagnostics: Diagnostic[]): { items: YMap | undefined; timeBarFrameRate: number | undefined } {
   const yaml = readYamlFile(path, limits, diagnostics);
   const root = yaml.root;
   if (root.kind === 'scalar' && root.value === '') failAt({ file: path, line: 1, column: 1 }, 'the project file is empty');
   if (root.kind !== 'map') failAt(root.loc, 'a project file is a YAML mapping (with items, views, ...)');
+  const timeBarFrameRate = timeBarRate(root, diagnostics);
   const items = root.entries.get('items');
   if (items === undefined) {
     diagnostics.push({ severity: 'warning', ...root.loc, message: 'the project has no items' });
-    return undefined;
+    return { items: undefined, timeBarFrameRate };
   }
   if (items.kind !== 'map') {
     diagnostics.push({ severity: 'error', ...items.loc, message: '"items" is not a mapping: Choreonoid restores no item from it' });
-    return undefined;
+    return { items: undefined, timeBarFrameRate };
   }
-  return items;
+  return { items, timeBarFrameRate };
+}
+
+/** TimeBar::Impl::restoreState: toolbars → "TimeBar" → frame_rate (or frameRate); undefined when the file gives none. */
+function timeBarRate(root: YMap, w: Diagnostic[]): number | undefined {
+  const bars = root.entries.get('toolbars');
+  const bar = bars?.kind === 'map' ? bars.entries.get('TimeBar') : undefined;
+  const rate = bar?.kind === 'map' ? readDouble(bar, ['frame_rate', 'frameRate'], w, 'the time bar keeps its frame rate') : undefined;
+  return rate !== undefined && rate > 0 ? rate : undefined;
 }
 
 /**
@@ -100,7 +118,7 @@ function restoreSubProject(
   data: YMap,
   ancestors: Ancestors,
   parent: TreeContext,
-  shared: { limits: ReturnType<typeof resolveLimits>; loading: Set<string> },
+  shared: { limits: ReturnType<typeof resolveLimits>; loading: Set<string>; timeBar: { frameRate: number } },
 ): void {
   const w = parent.diagnostics;
   const fileNode = readString(data, ['file', 'filename'], w);
@@ -124,7 +142,10 @@ function restoreSubProject(
   }
   let items: YMap | undefined;
   try {
-    items = projectItems(expanded.path, shared.limits, w);
+    // ProjectManager::loadProject restores a sub-project's toolbar states too, before its items.
+    const read = projectItems(expanded.path, shared.limits, w);
+    items = read.items;
+    if (read.timeBarFrameRate !== undefined) shared.timeBar.frameRate = read.timeBarFrameRate;
   } catch (e) {
     if (!(e instanceof ModelLoadError)) throw e;
     w.push({ severity: 'error', ...fileNode.loc, message: `sub-project "${item.itemName}" does not load` }, ...e.diagnostics);

@@ -39,7 +39,8 @@ const absoluteNamespace = (ns: string): string => (ns === '' ? '/' : ns.startsWi
 const under = (ns: string, name: string): string => (ns === '/' ? `/${name}` : `${ns}/${name}`);
 
 export function ros2ControlItem(itemName: string, data: YMap, at: SourceLocation, warnings: Diagnostic[]): Ros2ControlItem {
-  const namespace = readString(data, 'namespace', warnings, 'no namespace is used')?.value ?? '';
+  const namespaceNode = readString(data, 'namespace', warnings, 'no namespace is used');
+  const namespace = namespaceNode?.value ?? '';
   const nodeNamespace = absoluteNamespace(namespace);
   // The parameter client names `<namespace>/robot_state_publisher` relative to the item's own node, so a relative
   // namespace appears twice (ROS2ControlItem::getURDF).
@@ -49,6 +50,7 @@ export function ros2ControlItem(itemName: string, data: YMap, at: SourceLocation
     itemName,
     at,
     namespace,
+    ...(namespaceNode ? { namespaceAt: namespaceNode.loc } : {}),
     controlNode: under(nodeNamespace, 'choreonoid_ros2_control'),
     controllerManager: under(nodeNamespace, 'controller_manager'),
     robotStatePublisher,

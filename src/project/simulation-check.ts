@@ -1,25 +1,29 @@
-// What a user's own Choreonoid project must have for ros2_control to run the model in it, checked before
-// anything starts (a project lacking it leaves Choreonoid waiting or the controllers without a clock), each
-// problem located in the project file:
+// What a user's own Choreonoid project must have for ros2_control to run the model in it, judged on the project
+// as readProject restores it (the one place that knows what a project means: item tree, paths, sub-projects,
+// which simulator `--start-simulation` runs). Each problem is located in the project file (or a sub-project's):
 //
-// - a BodyItem loading the model, with a ROS2ControlItem among its children (choreonoid_ros runs ros2_control
-//   only for such a body) whose namespace is absolute (a relative one is looked up inside itself:
-//   robot1 → /robot1/robot1/robot_state_publisher) and the one the rest of the launch uses;
-// - a WorldROS2Item (/clock: the controllers and MoveIt run on simulation time);
-// - a simulator item, whose time step the gains are designed for. The gain design assumes the AIST simulator's
-//   semi-implicit Euler: another simulator or Runge-Kutta is a warning.
-// A missing BodyROS2Item is a warning (the sensors are not published; joint_state_broadcaster still is).
-import { existsSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import { LineCounter, type Node, isMap, isScalar, isSeq, parseDocument, type YAMLMap } from 'yaml';
-import type { Diagnostic } from '../model/types.js';
+// - a BodyItem loading the model the launch serves (the same file), which Choreonoid restores;
+// - a ROS2ControlItem under it (choreonoid_ros runs ros2_control only for such a body), whose namespace is
+//   absolute (a relative one is looked up inside itself: robot1 → /robot1/robot1/robot_state_publisher) and the
+//   one the rest of the launch uses;
+// - in the body's world, a WorldROS2Item (/clock: the controllers and MoveIt run on simulation time) and the
+//   simulator `--start-simulation` runs, with a time step, which the gains are designed for.
+// Warnings: another simulator than AIST or Runge-Kutta (the gains' stability check assumes semi-implicit Euler), a
+// fixed-base model the project frees (nothing holds its base), no BodyROS2Item (no sensor topics).
+import { realpathSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import type { Diagnostic, SourceLocation } from '../model/types.js';
+import { simulatorsStarted } from './simulator-item.js';
+import type { LoadedProjectBody, Project, ProjectSimulator, Ros2ControlItem } from './types.js';
 
 export interface ProjectCheck {
-  /** The body item's name. */
-  body: string | null;
+  /** The body item that simulates the model (null when there is none to use). */
+  body: LoadedProjectBody | null;
+  control: Ros2ControlItem | null;
   /** ROS2ControlItem's namespace ('' when it gives none). */
   namespace: string;
-  /** The simulator's step (s), when it states one. */
+  /** The simulator that runs the body's world, and its step (s). */
+  simulator: ProjectSimulator | null;
   timeStep: number | null;
   problems: Diagnostic[];
   warnings: Diagnostic[];
@@ -28,129 +32,97 @@ export interface ProjectCheck {
 export interface ProjectCheckOptions {
   /** The namespace the launch runs body_bridge and the spawners in; absent: the project's is taken. */
   namespace?: string;
-  /** Choreonoid's share folder, for `${SHARE}` in file names. */
-  shareDir?: string;
 }
 
-interface FoundItem {
-  node: YAMLMap;
-  cls: string;
-  name: string;
-  data: YAMLMap | null;
-  children: FoundItem[];
-  path: string;
-}
-
-const text = (node: unknown): string | null => (isScalar(node) && node.value !== null && node.value !== undefined ? String(node.value) : null);
-
-/** Where a project's file name points (`${SHARE}`, `${PROJECT_DIR}`, relative to the project). */
-function resolveFile(name: string, projectFile: string, shareDir: string | undefined): string | null {
-  let f = name.replace(/\$\{PROJECT_DIR\}/g, dirname(projectFile));
-  if (f.includes('${SHARE}')) {
-    if (!shareDir) return null;
-    f = f.replace(/\$\{SHARE\}/g, shareDir);
-  }
-  return isAbsolute(f) ? f : resolve(dirname(projectFile), f);
-}
-
-const samePath = (a: string, b: string): boolean => {
+const canonical = (path: string): string => {
   try {
-    return realpathSync(a) === realpathSync(b);
+    return realpathSync(path);
   } catch {
-    return resolve(a) === resolve(b);
+    return resolve(path);
   }
 };
 
-export function checkSimulationProject(source: string, projectFile: string, modelFile: string, options: ProjectCheckOptions = {}): ProjectCheck {
-  const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false });
+const trimNamespace = (ns: string): string => ns.replace(/\/+$/, '');
+
+export function checkSimulationProject(project: Project, modelFile: string, options: ProjectCheckOptions = {}): ProjectCheck {
   const problems: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
-  const at = (node: unknown, path: string, message: string, severity: 'error' | 'warning' = 'error'): Diagnostic => {
-    const { line, col } = lines.linePos((node as Node | null)?.range?.[0] ?? 0);
-    return { file: projectFile, line, column: col, path, severity, message };
-  };
-  const out: ProjectCheck = { body: null, namespace: '', timeStep: null, problems, warnings };
-  for (const e of doc.errors) {
-    const { line, col } = lines.linePos(e.pos[0]);
-    problems.push({ file: projectFile, line, column: col, severity: 'error', message: e.message.split('\n')[0]! });
-  }
-  if (problems.length > 0) return out;
-  const root = isMap(doc.contents) ? doc.contents.get('items', true) : undefined;
-  if (!isMap(root)) {
-    problems.push(at(doc.contents, 'items', 'not a Choreonoid project: no items tree'));
+  const error = (at: SourceLocation, message: string): void => void problems.push({ severity: 'error', ...at, message });
+  const warn = (at: SourceLocation, message: string): void => void warnings.push({ severity: 'warning', ...at, message });
+  const out: ProjectCheck = { body: null, control: null, namespace: '', simulator: null, timeStep: null, problems, warnings };
+  const top: SourceLocation = { file: project.file, line: 1, column: 1 };
+  const model = canonical(modelFile);
+
+  // The body: a BodyItem loading the very file the launch serves (body_bridge serves that file's URDF, and
+  // BodySystemInterface drives the body Choreonoid loaded: they must be one model).
+  const loading = project.bodies.filter((b) => b.path !== null && canonical(b.path) === model);
+  if (loading.length === 0) {
+    const namesake = project.bodies.filter((b) => b.path !== null && basename(b.path) === basename(model));
+    const listed = project.bodies.map((b) => `${b.itemName} ← ${b.path ?? b.modelFile ?? '?'}`).join(', ') || 'none';
+    if (namesake.length > 0) {
+      for (const b of namesake) error(b.at, `body item "${b.itemName}" loads ${b.path}, not ${model}, the model the launch serves: serve that file (body_file:=${b.path}) or make the item load this one`);
+    } else {
+      error(top, `no body item loads ${model} (body items: ${listed})`);
+    }
     return out;
   }
-  const read = (node: YAMLMap, path: string): FoundItem => {
-    const children = node.get('children', true);
-    const data = node.get('data', true);
-    return {
-      node,
-      cls: text(node.get('class', true)) ?? '',
-      name: text(node.get('name', true)) ?? '',
-      data: isMap(data) ? data : null,
-      path,
-      children: isSeq(children) ? children.items.flatMap((c, i) => (isMap(c) ? [read(c, `${path}.children[${i}]`)] : [])) : [],
-    };
-  };
-  const all = (i: FoundItem): FoundItem[] => [i, ...i.children.flatMap(all)];
-  const items = all(read(root, 'items'));
+  const failed = loading.filter((b) => b.kind === 'failed');
+  const loaded = loading.filter((b): b is LoadedProjectBody => b.kind === 'loaded');
+  if (loaded.length === 0) {
+    for (const b of failed) {
+      if (b.kind === 'failed') problems.push(...b.errors);
+    }
+    return out;
+  }
+  const controlled = loaded.filter((b) => b.ros.ros2Control);
+  const body = controlled[0] ?? loaded[0]!;
+  out.body = body;
+  if (controlled.length > 1) {
+    for (const b of controlled.slice(1)) warn(b.ros.ros2Control!.at, `body item "${b.itemName}" loads the model with a ROS2ControlItem too; the launch serves "${body.itemName}" (the first)`);
+  }
 
-  // The body: a BodyItem loading the model (by path; by file name where the path cannot be resolved).
-  const bodies = items.filter((i) => i.cls === 'BodyItem');
-  const fileOf = (i: FoundItem): string | null => text(i.data?.get('file', true));
-  const exact = bodies.filter((i) => {
-    const f = fileOf(i);
-    const r = f === null ? null : resolveFile(f, projectFile, options.shareDir);
-    return r !== null && existsSync(r) && samePath(r, modelFile);
-  });
-  const byName = exact.length > 0 ? [] : bodies.filter((i) => {
-    const f = fileOf(i);
-    return f !== null && basename(f) === basename(modelFile);
-  });
-  const matches = exact.length > 0 ? exact : byName;
-  if (matches.length === 0) {
-    problems.push(at(root, 'items', `no BodyItem loads ${modelFile} (BodyItems: ${bodies.map((b) => `${b.name} ← ${fileOf(b) ?? '?'}`).join(', ') || 'none'})`));
+  const control = body.ros.ros2Control;
+  if (!control) {
+    error(body.at, `no ROS2ControlItem under the body item "${body.itemName}": choreonoid_ros runs ros2_control only for a body with one among its children (add one, class ROS2ControlItem, plugin ROS2)`);
   } else {
-    const body = matches[0]!;
-    out.body = body.name;
-    if (exact.length === 0) warnings.push(at(body.node, body.path, `BodyItem ${body.name} loads ${fileOf(body)}, taken for ${modelFile} by its file name (the path could not be resolved${options.shareDir ? '' : ': ${SHARE} unknown'})`, 'warning'));
-    if (matches.length > 1) warnings.push(at(matches[1]!.node, matches[1]!.path, `${matches.length} BodyItems load the model; the first, ${body.name}, is used`, 'warning'));
-    const control = body.children.filter((c) => c.cls === 'ROS2ControlItem');
-    if (control.length === 0) {
-      problems.push(at(body.node, body.path, `no ROS2ControlItem under the body item ${body.name}: choreonoid_ros runs ros2_control only for a body with one among its children`));
-    } else {
-      const item = control[0]!;
-      const nsNode = item.data?.get('namespace', true);
-      out.namespace = text(nsNode) ?? '';
-      const where = nsNode ?? item.node;
-      if (out.namespace !== '' && !out.namespace.startsWith('/')) {
-        problems.push(at(where, `${item.path}.data.namespace`, `ROS2ControlItem's namespace "${out.namespace}" is relative: the item looks robot_state_publisher up inside it (${out.namespace} → /${out.namespace}/${out.namespace}/robot_state_publisher); make it /${out.namespace}`));
-      }
-      if (options.namespace !== undefined && options.namespace.replace(/\/+$/, '') !== out.namespace.replace(/\/+$/, '')) {
-        problems.push(at(where, `${item.path}.data.namespace`, `ROS2ControlItem's namespace is "${out.namespace}" but the launch runs robot_state_publisher and the controllers in "${options.namespace}"`));
-      }
+    out.control = control;
+    out.namespace = control.namespace;
+    const at = control.namespaceAt ?? control.at;
+    if (control.namespace !== '' && !control.namespace.startsWith('/')) {
+      error(at, `ROS2ControlItem's namespace "${control.namespace}" is relative: the item looks robot_state_publisher up inside it (${control.robotStatePublisher}); make it /${control.namespace}`);
     }
-    if (!body.children.some((c) => c.cls === 'BodyROS2Item')) {
-      warnings.push(at(body.node, body.path, `no BodyROS2Item under ${body.name}: its sensors are not published (joint_state_broadcaster publishes the joints)`, 'warning'));
+    if (options.namespace !== undefined && trimNamespace(options.namespace) !== trimNamespace(control.namespace)) {
+      error(at, `ROS2ControlItem's namespace is "${control.namespace}" but the launch runs robot_state_publisher and the controllers in "${options.namespace}": the item would wait for ${control.robotStatePublisher} forever`);
     }
   }
-  if (!items.some((i) => i.cls === 'WorldROS2Item')) {
-    problems.push(at(root, 'items', 'no WorldROS2Item: nothing publishes /clock, and the controllers and MoveIt run on simulation time'));
+  if (!body.ros.bodyRos2) warn(body.at, `no BodyROS2Item under "${body.itemName}": its sensors are not published (joint_state_broadcaster publishes the joints)`);
+  if (body.model.links[0]!.joint.type === 'fixed' && !body.fixedRoot) {
+    warn(body.at, `the model's root is fixed but the project frees it (fix_root: false): nothing holds "${body.itemName}"'s base in the simulation`);
   }
-  const simulators = items.filter((i) => /SimulatorItem$/.test(i.cls) && i.cls !== 'GLVisionSimulatorItem');
-  const simulator = simulators.find((i) => i.cls === 'AISTSimulatorItem') ?? simulators[0];
-  if (!simulator) {
-    problems.push(at(root, 'items', 'no simulator item (AISTSimulatorItem): nothing would run the simulation'));
+
+  // Its world: the clock and the simulator that `--start-simulation` runs there.
+  const world = project.worlds.find((w) => w.itemPath === body.world);
+  if (!world) {
+    error(body.at, `body item "${body.itemName}" is in no world item: no simulation moves it`);
+    return out;
+  }
+  if (!world.ros.worldRos2) error(world.at, `no WorldROS2Item in world "${world.itemName}": nothing publishes /clock, and the controllers and MoveIt run on simulation time`);
+  const inWorld = project.simulators.filter((s) => s.world === world.itemPath);
+  const started = simulatorsStarted(project.simulators).find((s) => s.world === world.itemPath);
+  if (inWorld.length === 0) {
+    error(world.at, `no simulator item in world "${world.itemName}" (AISTSimulatorItem): nothing would run the simulation`);
+  } else if (!started) {
+    const selected = project.simulators.filter((s) => s.selected);
+    const why = selected.filter((s) => s.world === world.itemPath).length > 1
+      ? 'several of its simulators are selected, and Choreonoid then starts none of them'
+      : `Choreonoid starts ${selected.length > 0 ? 'the selected simulators' : 'the first simulator in the project'} (${(selected.length > 0 ? selected : project.simulators.slice(0, 1)).map((s) => s.itemPath).join(', ')}), none in this world`;
+    error(inWorld[0]!.at, `--start-simulation runs no simulator in world "${world.itemName}": ${why}; select one of its simulators (is_selected: true)`);
   } else {
-    const step = simulator.data?.get('time_step', true) ?? simulator.data?.get('timeStep', true);
-    const value = Number(text(step));
-    if (step !== undefined && Number.isFinite(value) && value > 0) out.timeStep = value;
-    if (simulator.cls !== 'AISTSimulatorItem') {
-      warnings.push(at(simulator.node, simulator.path, `${simulator.cls}: the gains are designed for the AIST simulator's semi-implicit Euler`, 'warning'));
-    } else if (/runge/i.test(text(simulator.data?.get('integration_mode', true) ?? simulator.data?.get('integrationMode', true)) ?? '')) {
-      warnings.push(at(simulator.node, simulator.path, 'Runge-Kutta integration: the gains\' stability check assumes semi-implicit Euler', 'warning'));
-    }
+    out.simulator = started;
+    out.timeStep = started.timeStep.value;
+    if (started.timeStep.value === null) error(started.timeStep.at ?? started.at, `simulator "${started.itemName}" has no usable time step`);
+    if (started.className !== 'AISTSimulatorItem') warn(started.at, `${started.className}: the gains are designed for the AIST simulator's semi-implicit Euler`);
+    else if (started.integration === 'runge-kutta') warn(started.at, 'Runge-Kutta integration: the gains\' stability check assumes semi-implicit Euler');
   }
   return out;
 }

@@ -5,7 +5,10 @@
 // AISTSimulatorItem.cpp; choreonoid_ros's ROS2ControlItem.cpp, BodyROS2Item.cpp, WorldROS2Item.cpp).
 //
 // - A fixed-base body (an arm) is fixed (`fix_root`) at the model's root pose; a free one stands where its
-//   root pose puts it, on the floor whose top is z = 0.
+//   root pose puts it, on the floor whose top is z = 0. For a fixed-base body the floor is only seen: it does not
+//   collide. MoveIt's planning scene has no floor (the launch gives move_group the robot alone), so MoveIt plans
+//   paths through it, and a simulated floor stopped such a path — the trajectory controller aborted on its path
+//   tolerance (seen live with PA10: the same goals all succeed without the floor's collisions).
 // - `initial_root_translation` / `initial_root_rotation` as well as the current pose: without them the
 //   simulation starts the body at the origin whatever the scene shows (shared/peers.md).
 // - The AIST simulator at the given step with semi-implicit Euler (its default, which the gain design in
@@ -98,7 +101,8 @@ export function simulationProject(o: SimulationProjectOptions): string {
       format: 'CHOREONOID-BODY',
       ...at({ translation: [0, 0, -0.1], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }),
       fix_root: true,
-      collision_detection: true,
+      // A free body stands on it; a bolted arm passes through it, as MoveIt, which does not know the floor, plans.
+      collision_detection: !o.fixedRoot,
       lock_location: true,
       scene_sensitive: false,
     },

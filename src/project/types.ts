@@ -30,6 +30,8 @@ export interface Ros2ControlItem {
   at: SourceLocation;
   /** `namespace` as written; '' when none. */
   namespace: string;
+  /** Where `namespace` is written, when it is. */
+  namespaceAt?: SourceLocation;
   /** Fully qualified names of its nodes: `<ns>/choreonoid_ros2_control` and `<ns>/controller_manager`. */
   controlNode: string;
   controllerManager: string;
@@ -49,6 +51,31 @@ export interface WorldRos2Item {
   nodeName: string;
   /** Hz; `max_clock_publishing_rate` (default 100). */
   maxClockPublishingRate: number;
+}
+
+/** A simulator's step (s) and where it comes from (SimulatorItem::Impl::restore); value null when it cannot step. */
+export interface SimulatorTimeStep {
+  value: number | null;
+  /** `time_step` as written, `frame_rate` (1 / it), or the time bar's frame rate (the project's TimeBar state, else 1000 Hz). */
+  source: 'time_step' | 'frame_rate' | 'time_bar';
+  /** Where `time_step` is written, when it is. */
+  at?: SourceLocation;
+}
+
+/** A simulator item (a SimulatorItem subclass: AIST, ODE, ...), in the item tree's order. */
+export interface ProjectSimulator {
+  itemName: string;
+  itemPath: string;
+  /** itemPath of its WorldItem (findOwnerItem<WorldItem>); null outside any world (it cannot run). */
+  world: string | null;
+  at: SourceLocation;
+  /** Its class, e.g. AISTSimulatorItem. */
+  className: string;
+  /** `is_selected`: SimulationBar starts the selected simulators, or the first one when none is. */
+  selected: boolean;
+  timeStep: SimulatorTimeStep;
+  /** The AIST simulator's integration mode (semi-implicit Euler unless the project says Runge-Kutta). */
+  integration?: 'semi-implicit_euler' | 'runge-kutta';
 }
 
 export interface ProjectWorld {
@@ -125,6 +152,8 @@ export interface Project {
   /** Absolute path of the project file. */
   file: string;
   worlds: ProjectWorld[];
+  /** Every simulator item in item-tree order. */
+  simulators: ProjectSimulator[];
   /** Every BodyItem in item-tree order, inside a world or not (PoseSeq projects keep bodies outside any world). */
   bodies: ProjectBody[];
   /** The ${SHARE} the paths were resolved with; null when none was known. */

@@ -10,7 +10,8 @@ Request:
    "home": {JOINT: VALUE}, "limits": {JOINT: [LOWER, UPPER]},
    "chains": [{"name": GROUP, "joints": [JOINT...], "tip": LINK}],
    "ranges": {JOINT: {"planning": [LOWER, UPPER], "model": [LOWER, UPPER]}},
-   "checks": ["interfaces", "home", "joint", "pose", "self_collision", "beyond_range"], "collision_tries": 3000}
+   "checks": ["interfaces", "home", "joint", "pose", "self_collision", "beyond_range", "execute"], "collision_tries": 3000,
+   "executions": {"joint": 5, "pose": 3}, "settle": 1.5}
 
 Result:
   {"planning_frame": FRAME, "interfaces": [{"name", "pipeline_id", "planner_ids"}],
@@ -18,7 +19,17 @@ Result:
    "plans": [{"group", "kind": "joint"|"pose"|"position"|"orientation", "goal", "error_code", "planning_time",
               "joint_names", "points": [{"t", "p", "v", "a"}], "end": {"joint_error"} | {"position_error", "angle_error"}}],
    "self_collision": {"group", "tries", "state", "contacts", "error_code", "planning_time"} | {"group": null, "tries"},
-   "beyond_range": [{"joint", "group", "goal", "valid", "error_code", "planning_time", "points"}]}
+   "beyond_range": [{"joint", "group", "goal", "valid", "error_code", "planning_time", "points"}],
+   "executions": [{"group", "kind": "joint"|"pose"|"position"|"orientation", "goal", "error_code", "joint_names",
+                   "points", "sent", "done", "settled", "goal_fk"}]}
+
+Executions ("execute"): for every chain, executions["joint"] joint goals and executions["pose"] Cartesian goals
+(for the "joint_groups", [{"name", "joints"}], groups that are no chain, joint goals only)
+(chosen as above, each from where the last one left the robot), planned and executed by move_group through its
+controllers (/move_action, plan_only false) at full speed; "sent", "done" and "settled" are wall times (time.time())
+when the goal was sent, when its result came and "settle" seconds after that (the robot at rest, for the test to
+read Choreonoid's joint angles and body_bridge's /tf there); "goal_fk" is the tip's pose at the trajectory's last
+point by /compute_fk. The probe judges nothing.
 
 Beyond a planning range. For each joint whose range joint_limits.yaml narrows ("ranges"; "limits" holds the
 narrowed ranges): a collision-free state of its first chain (/check_state_validity, which does not look at
@@ -37,8 +48,9 @@ Cartesian goal asks what the chain can meet (MoveIt samples it by IK with the gr
   place at every one of TIP_SAMPLES random states.
 The reached pose is compared with the whole target pose, whatever the goal asked.
 
-Services and action used: /query_planner_interface, /check_state_validity, /compute_fk, /get_planning_scene,
-/move_action (plan_only).
+Services and action used: query_planner_interface, check_state_validity, compute_fk, get_planning_scene,
+move_action (plan_only, or executing), relative: the probe's own namespace (--ros-args -r __ns:=/robot1) is
+move_group's.
 """
 
 import json
@@ -75,11 +87,11 @@ class Probe:
     def __init__(self, node, timeout):
         self.node = node
         self.timeout = timeout
-        self.validity = node.create_client(GetStateValidity, '/check_state_validity')
-        self.fk = node.create_client(GetPositionFK, '/compute_fk')
-        self.planners = node.create_client(QueryPlannerInterfaces, '/query_planner_interface')
-        self.scene = node.create_client(GetPlanningScene, '/get_planning_scene')
-        self.move = ActionClient(node, MoveGroup, '/move_action')
+        self.validity = node.create_client(GetStateValidity, 'check_state_validity')
+        self.fk = node.create_client(GetPositionFK, 'compute_fk')
+        self.planners = node.create_client(QueryPlannerInterfaces, 'query_planner_interface')
+        self.scene = node.create_client(GetPlanningScene, 'get_planning_scene')
+        self.move = ActionClient(node, MoveGroup, 'move_action')
         deadline = time.monotonic() + timeout
         for client in (self.validity, self.fk, self.planners, self.scene):
             while not client.wait_for_service(timeout_sec=1.0):
@@ -138,7 +150,7 @@ class Probe:
         return [{'name': p.name, 'pipeline_id': p.pipeline_id, 'planner_ids': list(p.planner_ids)}
                 for p in res.planner_interfaces]
 
-    def plan(self, group, goal, planning_time):
+    def plan(self, group, goal, planning_time, execute=False):
         g = MoveGroup.Goal()
         r = g.request
         r.group_name = group
@@ -155,7 +167,11 @@ class Probe:
         # Full speed: the trajectory must then meet the limits themselves (0 would also mean 1.0 here).
         r.max_velocity_scaling_factor = 1.0
         r.max_acceleration_scaling_factor = 1.0
-        g.planning_options.plan_only = True
+        g.planning_options.plan_only = not execute
+        # An empty scene diff, as MoveGroupInterface sends: anything else, even an empty robot state that is no diff,
+        # makes move_group warn that execution ignores it.
+        g.planning_options.planning_scene_diff.is_diff = True
+        g.planning_options.planning_scene_diff.robot_state.is_diff = True
         handle = self.wait(self.move.send_goal_async(g), 'move_action goal')
         if not handle.accepted:
             raise RuntimeError('move_action refused the goal for %s' % group)
@@ -254,6 +270,43 @@ def final_point(plan):
     return dict(zip(plan['joint_names'], last['p']))
 
 
+def pose_json(pose_stamped):
+    p, o = pose_stamped.pose.position, pose_stamped.pose.orientation
+    return {'frame': pose_stamped.header.frame_id, 'position': [p.x, p.y, p.z], 'orientation': [o.x, o.y, o.z, o.w]}
+
+
+def execute(probe, rng, request, limits, planning_time):
+    """Joint and Cartesian goals per chain, planned and executed: see the module's docstring."""
+    counts = request.get('executions', {'joint': 5, 'pose': 3})
+    settle = request.get('settle', 1.5)
+    out = []
+    # Chains get joint and Cartesian goals; groups that are no chain (a gripper's fingers) joint goals only.
+    for chain in request['chains'] + request.get('joint_groups', []):
+        group, joints, tip = chain['name'], chain['joints'], chain.get('tip')
+        kinds = ['joint'] * counts.get('joint', 0)
+        if tip:
+            kinds += [cartesian_kind(probe, rng, joints, limits, tip)] * counts.get('pose', 0)
+        for goal_kind in kinds:
+            start = probe.current(joints)
+            q = reachable_random_state(probe, rng, joints, limits, start)
+            if goal_kind == 'joint':
+                constraints, goal = joint_goal(q), q
+            else:
+                target = probe.pose_of(q, tip)
+                constraints, goal = cartesian_goal(goal_kind, tip, target), dict(pose_json(target), link=tip, **{'from': q})
+            sent = time.time()
+            result = probe.plan(group, constraints, planning_time, execute=True)
+            done = time.time()
+            entry = dict(result, group=group, kind=goal_kind, goal=goal, sent=sent, done=done)
+            if result['points'] and tip:
+                entry['goal_fk'] = pose_json(probe.pose_of(final_point(result), tip))
+            time.sleep(settle)
+            entry['settled'] = time.time()
+            out.append(entry)
+            log(group, goal_kind, 'goal executed: error code', result['error_code'], 'in %.2f s' % (done - sent))
+    return out
+
+
 def run(probe, request):
     rng = random.Random(request.get('seed', 1))
     limits = {j: tuple(v) for j, v in request['limits'].items()}
@@ -298,6 +351,8 @@ def run(probe, request):
             log(group, kind, 'goal: error code', plan['error_code'], 'planning time %.3f s' % plan['planning_time'])
     if plans:
         out['plans'] = plans
+    if 'execute' in checks:
+        out['executions'] = execute(probe, rng, request, limits, planning_time)
     if 'self_collision' in checks:
         budget = request.get('collision_tries', 3000)
         tries = 0

@@ -53,7 +53,8 @@ export function readUrdf(xml: string): UrdfRead {
 
 export interface SrdfRead {
   robot: string;
-  groups: { name: string; chain?: { base: string; tip: string } }[];
+  /** Each group: its chain, or the joints it lists. */
+  groups: { name: string; chain?: { base: string; tip: string }; joints: string[] }[];
   home: Map<string, number>;
   disabled: Set<string>;
 }
@@ -70,7 +71,11 @@ export function readSrdf(xml: string): SrdfRead {
     robot: root.attributes.name!,
     groups: childrenNamed(root, 'group').map((g) => {
       const c = child(g, 'chain');
-      return { name: g.attributes.name!, ...(c ? { chain: { base: c.attributes.base_link!, tip: c.attributes.tip_link! } } : {}) };
+      return {
+        name: g.attributes.name!,
+        ...(c ? { chain: { base: c.attributes.base_link!, tip: c.attributes.tip_link! } } : {}),
+        joints: childrenNamed(g, 'joint').map((j) => j.attributes.name!),
+      };
     }),
     home,
     disabled: new Set(childrenNamed(root, 'disable_collisions').map((d) => pairKey(d.attributes.link1!, d.attributes.link2!))),

@@ -5,7 +5,7 @@
 // installs it; test/support/peer-skip.ts turns that into a skip (or, in strict mode, a failure).
 // Plain Node: the benchmarks import it too, so no vitest here.
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -323,6 +323,29 @@ export const findTopicToolsRelay = (env: Env = process.env): Lookup<Executable> 
 /** choreonoid_ros's `choreonoid` (what `ros2 run choreonoid_ros choreonoid` starts, the ROS 2 plugin found through AMENT_PREFIX_PATH). */
 export const findChoreonoidRos = (env: Env = process.env): Lookup<Executable> =>
   rosExecutable('choreonoid_ros', 'choreonoid_ros', 'choreonoid', rosInstall('build github.com/choreonoid/choreonoid_ros in a workspace over Choreonoid'), env);
+
+/**
+ * choreonoid_ros built with ros2_control — its ROS2 plugin (<prefix>/lib/choreonoid-X.Y/libCnoidROS2Plugin.so)
+ * registering ROS2ControlItem — with controller_manager's spawner and the controllers the generated configuration
+ * names (joint_state_broadcaster, joint_trajectory_controller, diff_drive_controller) in the ROS 2 prefixes.
+ */
+export function findChoreonoidRos2Control(env: Env = process.env): Lookup<{ plugin: string; spawner: string }> {
+  const install = rosInstall('build ros2_control, ros2_controllers and github.com/choreonoid/choreonoid_ros (with ROS2ControlItem) in a workspace over Choreonoid');
+  const prefixes = rosPrefixes(env);
+  const plugin = prefixes
+    .flatMap((p) => entries(join(p, 'lib')).filter((d) => /^choreonoid-[0-9.]+$/.test(d)).map((d) => join(p, 'lib', d, 'libCnoidROS2Plugin.so')))
+    .find((f) => existsSync(f));
+  const why = notSourced(env);
+  if (why) return missing('choreonoid_ros with ros2_control', 'ros', why, install);
+  if (!plugin) return missing('choreonoid_ros with ros2_control', 'ros', `no lib/choreonoid-X.Y/libCnoidROS2Plugin.so in ${prefixes.join(', ')}`, install);
+  if (!readFileSync(plugin).includes('ROS2ControlItem')) return missing('choreonoid_ros with ros2_control', 'ros', `${plugin} has no ROS2ControlItem (choreonoid_ros built without ros2_control)`, install);
+  const spawner = rosExecutable('controller_manager spawner', 'controller_manager', 'spawner', install, env);
+  if (!spawner.ok) return spawner;
+  const controllers = ['joint_state_broadcaster', 'joint_trajectory_controller', 'diff_drive_controller'];
+  const absent = controllers.filter((c) => !prefixes.some((p) => libDirs(p).some((d) => existsSync(join(d, `lib${c}.so`)))));
+  if (absent.length > 0) return missing('ros2_controllers', 'ros', `lib${absent.join('.so, lib')}.so in none of ${prefixes.join(', ')}`, install);
+  return { ok: true, plugin, spawner: spawner.exe };
+}
 
 /** The folders of installed .msg definitions, <prefix>/share/<package>/msg, for every package named: where rosidl reads them. */
 export function findMessagePackages(packages: readonly string[], env: Env = process.env): Lookup<{ dirs: Record<string, string> }> {

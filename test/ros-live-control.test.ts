@@ -1,0 +1,482 @@
+// A simulated robot that MoveIt moves, from its model file alone: `ros2 launch body_bridge simulation.launch.py
+// body_file:=X` with the package built by colcon, as a user runs it — body-bridge control makes the project, the
+// gains and the controllers; Choreonoid (choreonoid_ros, headless: --no-window) simulates the body under
+// ros2_control; body_bridge serves it as robot_state_publisher; the spawners start the controllers; move_group
+// executes. Choreonoid itself reports what happens (test/live/choreonoid/probe.py, run by the launch's script:=,
+// reads the joint angles and link poses through its Python API every 50 ms).
+//
+// Arms: PA10 and UR10 (Choreonoid's samples), and RH2_Arm.wrl — OpenHRP's arm, the one arm of the corpus from
+// another source and in the other format (VRML), with realistic light links (PA10's carry placeholder inertias)
+// and a prismatic gripper in its chain. For each group with a controller, test/peers/moveit_probe.py asks
+// move_group to plan and execute 5 joint goals and (chains) 3 Cartesian goals, at full speed:
+// - every execution reports success;
+// - at rest after it, every joint angle Choreonoid reports is within FINAL_JOINT_TOLERANCE (twice the design
+//   sag: the controllers' goal tolerance) of the trajectory's last point, and of a joint goal within that plus
+//   MoveIt's 1 mrad;
+// - the tip's pose through body_bridge's /tf equals MoveIt's goal pose within MoveIt's goal region plus what
+//   the joints' allowed final error can move the tip (tipTolerance), and equals MoveIt's FK of the commanded
+//   end within the latter;
+// - the largest tracking error during each motion (the trajectory controller's controller_state: reference −
+//   feedback) is reported per joint.
+// Drives: a two-wheeled cart of our own (test/models/control/cart.body) and OpenHRP's RH2 (two drive wheels, two
+// casters): a TwistStamped of 0.2 m/s for 3 s (simulation time) on diff_drive_controller moves the root 0.6 m
+// ± 5 % in Choreonoid, and the controller's odometry agrees within ODOMETRY_TOLERANCE.
+// Logs: nothing in the log of Choreonoid (with its controller_manager), the spawners, move_group or body_bridge
+// warns or errs, but for the lines ALLOWED lists, each with its reason.
+// Figures go to build/live-control/report.json and the console. Skipped, with the reason, where ROS 2, rclnodejs,
+// Choreonoid with choreonoid_ros's ROS2ControlItem, ros2_controllers or (for the arms) MoveIt are absent.
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadRobotModel } from '../src/load.js';
+import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
+import { type Any, installedPackage, liveRos, processGroup, sleep, sourced, waitFor } from './support/live-rig.js';
+import { skipWithout } from './support/peer-skip.js';
+import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup } from './support/peers.js';
+import { chainJoints, readSrdf, readUrdf } from './support/moveit-live.js';
+import { stampSeconds, TfBuffer } from './live/choreonoid/geometry.js';
+import {
+  type ControllerState,
+  FINAL_JOINT_TOLERANCE,
+  GOAL_JOINT_TOLERANCE,
+  GOAL_REGION,
+  largestTrackingErrors,
+  logComplaints,
+  planarDisplacement,
+  poseDifference,
+  poseFromQuaternion,
+  readProbeLog,
+  sampleAt,
+  tipTolerance,
+} from './support/control-live.js';
+
+const ros = await liveRos();
+// The simulator and the controllers are looked for only where the graph is there: elsewhere the first line says it all.
+const sim = ros.ok ? findChoreonoidRos2Control() : null;
+const choreonoid = ros.ok ? findChoreonoidRos() : null;
+const moveGroup = ros.ok ? findMoveGroup() : null;
+const skipAll = skipWithout(ros) || skipWithout(choreonoid!, sim!);
+const skipArms = skipAll || skipWithout(moveGroup!);
+
+const results = join(projectRoot, 'build', 'live-control');
+const probeScript = join(projectRoot, 'test/live/choreonoid/probe.py');
+const moveitProbe = join(projectRoot, 'test/peers/moveit_probe.py');
+const SUCCESS = 1;
+const READY = 'You can start planning now!';
+/** Goals per group (the issue's numbers). */
+const JOINT_GOALS = 5;
+const POSE_GOALS = 3;
+/** s (wall) the probe waits after each execution before the robot's rest is read. */
+const SETTLE = 1.5;
+/** The drive: 0.2 m/s for 3 s of simulation time, 0.6 m ± 5 %. */
+const DRIVE = { speed: 0.2, seconds: 3, tolerance: 0.05 };
+/**
+ * m: how far the odometry may differ from the distance Choreonoid moved the root. The radius comes from the
+ * wheels' own geometry (exact for the cart's cylinders, 64 rim vertices for RH2's meshes), so what remains is the
+ * tyres' sinking into the floor under AIST's contact model (a shorter rolling radius) and slip: 2 % of the
+ * commanded distance.
+ */
+const ODOMETRY_TOLERANCE = 0.02 * DRIVE.speed * DRIVE.seconds;
+/** s (wall) to wait for a peer, generous: the machine runs other builds. */
+const START_TIMEOUT = 900_000;
+
+/**
+ * Log lines that are no fault of our files, each narrowly (the note in docs/control.md lists them with what was
+ * tried): none yet.
+ */
+const ALLOWED: { pattern: RegExp; why: string }[] = [];
+
+interface Arm {
+  name: string;
+  file: string;
+}
+const ARMS: Arm[] = [
+  { name: 'PA10', file: join(corpusDir, 'choreonoid/share/model/PA10/PA10.body') },
+  { name: 'UR10', file: join(corpusDir, 'choreonoid/share/model/UniversalRobots/UR10.body') },
+  { name: 'RH2_Arm', file: join(corpusDir, 'openhrp3/sample/model/RH2/RH2_Arm.wrl') },
+];
+const DRIVES: Arm[] = [
+  { name: 'cart', file: join(projectRoot, 'test/models/control/cart.body') },
+  { name: 'RH2', file: join(corpusDir, 'openhrp3/sample/model/RH2/RH2_withoutArm_withoutSensor.wrl') },
+];
+
+/** The Python the sourced ROS 2 runs its own tools with (the ros2 script's #! line): rclpy is built for it. */
+function rosPython(): string {
+  const first = readFileSync(everyOnPath('ros2')[0]!, 'utf8').split('\n')[0]!;
+  return first.startsWith('#!') ? first.slice(2).trim().split(/\s+/)[0]! : 'python3';
+}
+
+interface Execution {
+  group: string;
+  kind: string;
+  goal: Any;
+  error_code: number;
+  joint_names: string[];
+  points: { t: number; p: number[] }[];
+  sent: number;
+  done: number;
+  settled: number;
+  goal_fk?: { frame: string; position: number[]; orientation: number[] };
+}
+
+describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model alone, moved through ros2_control', () => {
+  let rcl: Any;
+  let node: Any;
+  let setup = '';
+  let scratch = '';
+  const procs = processGroup();
+  const report: Record<string, unknown> = {};
+
+  beforeAll(async () => {
+    requireShared();
+    rcl = ros.rcl;
+    mkdirSync(results, { recursive: true });
+    scratch = mkdtempSync(join(tmpdir(), 'bb-live-control-'));
+    setup = await installedPackage();
+    await rcl.init(undefined, ['node', 'control-test']);
+    const options = new rcl.NodeOptions();
+    options.enableRosout = false;
+    node = new rcl.Node(`bb_control_test_${process.pid}`, '', undefined, options);
+    node.spin();
+  }, 1_500_000);
+
+  afterEach(async () => {
+    await procs.stopAll();
+  }, 60_000);
+
+  afterAll(async () => {
+    await procs.stopAll();
+    node?.destroy();
+    if (rcl && !rcl.isShutdown()) rcl.shutdown();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (Object.keys(report).length > 0) {
+      writeFileSync(join(results, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+      console.log(`ros2_control live figures (build/live-control/report.json):\n${summary(report)}`);
+    }
+  });
+
+  /** The simulation launch for one model, its probe folder, and its log so far. */
+  const startSimulation = (robot: Arm, extra: string[] = []) => {
+    const dir = join(scratch, robot.name);
+    const probeDir = join(dir, 'probe');
+    mkdirSync(probeDir, { recursive: true });
+    const bodyName = loadRobotModel(robot.file).name;
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${robot.file} script:=${probeScript} ${extra.join(' ')}`), {
+      ...process.env,
+      TMPDIR: dir,
+      BB_PROBE_DIR: probeDir,
+      BB_PROBE_BODY: bodyName,
+      // --start-simulation starts it (through the SimulationBar, so WorldROS2Item publishes /clock).
+      BB_PROBE_NOSTART: '1',
+    });
+    const probe = () => readProbeLog(existsSync(join(probeDir, 'probe.jsonl')) ? readFileSync(join(probeDir, 'probe.jsonl'), 'utf8') : '');
+    const controlDir = (): string => {
+      const d = readdirSync(dir).find((f) => f.startsWith('body_bridge_control_'));
+      if (!d) throw new Error(`no body_bridge_control_* folder in ${dir}`);
+      return join(dir, d);
+    };
+    return { dir, launch, probe, controlDir, bodyName };
+  };
+
+  /** Waits until every spawner has finished cleanly (all controllers active) and the simulation runs. */
+  const waitForControllers = async (run: ReturnType<typeof startSimulation>): Promise<void> => {
+    const log = run.launch.output;
+    await waitFor('the spawners (controllers loaded and active in Choreonoid\'s controller_manager)', START_TIMEOUT, () => {
+      if (run.launch.child.exitCode !== null || /process has died/.test(log())) throw new Error(`the launch failed:\n${log().slice(-6000)}`);
+      const started = (log().match(/\[spawner-\d+\]: process started/g) ?? []).length;
+      const finished = (log().match(/\[spawner-\d+\]: process has finished cleanly/g) ?? []).length;
+      return started > 0 && finished === started;
+    }, log);
+    await waitFor('Choreonoid\'s probe (the simulation running)', START_TIMEOUT, () => run.probe().samples.some((s) => s.running), log);
+  };
+
+  /** The latest message on a latched String topic that passes `accept`. */
+  const latched = async (topic: string, accept: (text: string) => boolean): Promise<string> => {
+    let got: string | undefined;
+    const sub = node.createSubscription('std_msgs/msg/String', topic, { qos: new rcl.QoS(1, 1, 1, 1) }, (m: Any) => {
+      if (accept(m.data)) got = m.data;
+    });
+    try {
+      return await waitFor(`${topic} from body_bridge`, 300_000, () => got);
+    } finally {
+      node.destroySubscription(sub);
+    }
+  };
+
+  const tfListener = (): { tf: TfBuffer; stop: () => void } => {
+    const tf = new TfBuffer();
+    const subs = [
+      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', { qos: new rcl.QoS(1, 1000, 1, 2) }, (m: Any) => tf.add(m, false)),
+      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf_static', { qos: new rcl.QoS(1, 100, 1, 1) }, (m: Any) => tf.add(m, true)),
+    ];
+    return { tf, stop: () => subs.forEach((s) => node.destroySubscription(s)) };
+  };
+
+  /** Runs the MoveIt probe with the installed package sourced; its JSON answer, or an error with its stderr. */
+  const moveitRequest = (request: unknown, log: () => string): Promise<{ executions: Execution[]; planning_frame?: string }> =>
+    new Promise((resolve, reject) => {
+      const p = spawn('bash', sourced(setup, `${rosPython()} ${moveitProbe}`), { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      p.stdout.on('data', (d) => (out += String(d)));
+      p.stderr.on('data', (d) => (err += String(d)));
+      const timer = setTimeout(() => p.kill('SIGKILL'), 2_400_000);
+      p.on('exit', (code) => {
+        clearTimeout(timer);
+        if (code === 0) resolve(JSON.parse(out));
+        else reject(new Error(`moveit_probe.py exited ${code}:\n${err.slice(-4000)}\nlaunch log:\n${log().slice(-4000)}`));
+      });
+      p.stdin.end(JSON.stringify(request));
+    });
+
+  for (const arm of ARMS) {
+    it.skipIf(skipArms)(`${arm.name}: MoveIt executes joint and Cartesian goals through the generated controllers; Choreonoid ends where MoveIt aimed`, async () => {
+      const run = startSimulation(arm);
+      const log = run.launch.output;
+      await waitFor('move_group ready (MoveIt)', START_TIMEOUT, () => log().includes(READY) || run.launch.child.exitCode !== null, log);
+      expect(log(), log().slice(-4000)).toContain(READY);
+      await waitForControllers(run);
+      const { tf, stop: stopTf } = tfListener();
+
+      const urdf = readUrdf(await latched('/robot_description', (t) => t.includes('<robot')));
+      const srdf = readSrdf(await latched('/robot_description_semantic', (t) => t.includes('<robot')));
+      const spawners = parseYaml(readFileSync(join(run.controlDir(), 'spawners.yaml'), 'utf8')) as { active: string[] };
+      // The groups MoveIt executes through a controller of their own (whole_body has none).
+      const groups = srdf.groups.filter((g) => spawners.active.includes(`${g.name}_controller`));
+      expect(groups.length, `groups with controllers among ${srdf.groups.map((g) => g.name).join(', ')}`).toBeGreaterThan(0);
+      const chains = groups.filter((g) => g.chain).map((g) => ({ name: g.name, joints: chainJoints(urdf, g.chain!.base, g.chain!.tip), tip: g.chain!.tip }));
+      const jointGroups = groups.filter((g) => !g.chain).map((g) => ({ name: g.name, joints: g.joints }));
+
+      // The trajectory controllers' own account of their tracking, in simulation time.
+      const states = new Map<string, ControllerState[]>();
+      const stateSubs = groups.map((g) =>
+        node.createSubscription('control_msgs/msg/JointTrajectoryControllerState', `/${g.name}_controller/controller_state`, {}, (m: Any) => {
+          const list = states.get(g.name) ?? [];
+          list.push({ stamp: stampSeconds(m.header.stamp), joints: [...m.joint_names], error: [...m.error.positions] });
+          states.set(g.name, list);
+        }),
+      );
+
+      const limits = Object.fromEntries([...urdf.moving].map((j) => [j, [urdf.joints.get(j)!.lower, urdf.joints.get(j)!.upper]]));
+      const answer = await moveitRequest(
+        { seed: 3, timeout: 300, planning_time: 10.0, limits, chains, joint_groups: jointGroups, checks: ['execute'], executions: { joint: JOINT_GOALS, pose: POSE_GOALS }, settle: SETTLE },
+        log,
+      );
+      const cleanLog = log();
+      stateSubs.forEach((s: Any) => node.destroySubscription(s));
+      stopTf();
+      const probe = run.probe();
+      await procs.stopAll();
+
+      const executions = answer.executions;
+      const record: Record<string, Any> = { file: arm.file, groups: groups.map((g) => g.name), executions: [] as Any[], largestTrackingError: {}, largestFinalError: {}, complaints: [] };
+      report[arm.name] = record;
+      const failures: string[] = [];
+      const check = (ok: boolean, what: string): void => {
+        if (!ok) failures.push(what);
+      };
+      for (const [i, e] of executions.entries()) {
+        const what = `${arm.name} ${e.group} ${e.kind} goal ${i}`;
+        const at = sampleAt(probe.samples, e.settled);
+        const start = sampleAt(probe.samples, e.sent);
+        const end = sampleAt(probe.samples, e.done);
+        const entry: Record<string, Any> = { group: e.group, kind: e.kind, errorCode: e.error_code, seconds: e.done - e.sent, duration: e.points.at(-1)?.t };
+        record.executions.push(entry);
+        check(e.error_code === SUCCESS, `${what}: move_group reports error code ${e.error_code}`);
+        if (e.error_code !== SUCCESS || !at || !start || !end || e.points.length === 0) {
+          check(false, `${what}: no trajectory or no Choreonoid sample around it`);
+          continue;
+        }
+        // Joint angles at rest, as Choreonoid holds them, against the commanded end (and a joint goal).
+        const last = e.points.at(-1)!.p;
+        const finalError: Record<string, number> = {};
+        e.joint_names.forEach((j, k) => {
+          const q = at.q[j];
+          if (q === undefined) return check(false, `${what}: Choreonoid reports no joint ${j}`);
+          finalError[j] = Math.abs(q - last[k]!);
+          check(finalError[j]! <= FINAL_JOINT_TOLERANCE, `${what}: ${j} at ${q} in Choreonoid, ${finalError[j]} from the trajectory's end ${last[k]} (tolerance ${FINAL_JOINT_TOLERANCE})`);
+          if (e.kind === 'joint') {
+            const goal = (e.goal as Record<string, number>)[j]!;
+            check(Math.abs(q - goal) <= FINAL_JOINT_TOLERANCE + GOAL_JOINT_TOLERANCE, `${what}: ${j} at ${q} in Choreonoid, ${Math.abs(q - goal)} from the goal ${goal}`);
+          }
+          record.largestFinalError[j] = Math.max(record.largestFinalError[j] ?? 0, finalError[j]!);
+        });
+        entry.finalError = finalError;
+        // Tracking during the motion: the controller's error between the goal's start and its result (sim time).
+        const tracking = largestTrackingErrors(states.get(e.group) ?? [], start.sim, end.sim);
+        entry.trackingError = tracking;
+        for (const [j, v] of Object.entries(tracking)) record.largestTrackingError[j] = Math.max(record.largestTrackingError[j] ?? 0, v);
+        check(Object.keys(tracking).length > 0, `${what}: no controller_state from ${e.group}_controller during the motion`);
+
+        // The tip through body_bridge's /tf at that instant, against MoveIt's goal pose and its FK of the commanded end.
+        const chain = chains.find((c) => c.name === e.group);
+        if (!chain || !e.goal_fk) continue;
+        const frame = e.goal_fk.frame;
+        const tip = tf.poseIn(frame, chain.tip, at.sim);
+        if (!tip) {
+          check(false, `${what}: /tf has no ${frame} → ${chain.tip} at ${at.sim} s`);
+          continue;
+        }
+        const distances = chain.joints.map((j) => {
+          const joint = urdf.joints.get(j)!;
+          const origin = tf.poseIn(joint.child, chain.tip, at.sim);
+          return { type: joint.type === 'prismatic' ? ('prismatic' as const) : ('revolute' as const), distance: origin ? Math.hypot(...origin.translation) : Infinity };
+        });
+        const allowed = tipTolerance(distances, FINAL_JOINT_TOLERANCE);
+        const fk = poseDifference(tip, poseFromQuaternion(e.goal_fk.position, e.goal_fk.orientation));
+        entry.tipFromCommandedEnd = { position: fk.position, angle: fk.angle, allowed };
+        check(fk.position <= allowed.position && fk.angle <= allowed.angle, `${what}: the tip on /tf is ${fk.position} m, ${fk.angle} rad from MoveIt's FK of the commanded end (allowed ${JSON.stringify(allowed)})`);
+        if (e.kind !== 'joint') {
+          const goal = poseDifference(tip, poseFromQuaternion(e.goal.position, e.goal.orientation));
+          const region = { position: GOAL_REGION.position + allowed.position, angle: GOAL_REGION.angle + allowed.angle };
+          entry.tipFromGoal = { position: goal.position, angle: goal.angle, allowed: region };
+          check(goal.position <= region.position && (e.kind === 'position' || goal.angle <= region.angle), `${what}: the tip on /tf is ${goal.position} m, ${goal.angle} rad from MoveIt's goal pose (allowed ${JSON.stringify(region)})`);
+        }
+      }
+      record.complaints = logComplaints(cleanLog, ALLOWED);
+      writeFileSync(join(results, `${arm.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
+      writeFileSync(join(results, `${arm.name}.log`), cleanLog);
+      // What was asked and what Choreonoid did, to look into a failure afterwards.
+      writeFileSync(join(results, `${arm.name}.executions.json`), `${JSON.stringify(executions)}\n`);
+      copyFileSync(join(run.dir, 'probe', 'probe.jsonl'), join(results, `${arm.name}.probe.jsonl`));
+      const perGroup = groups.map((g) => [g.name, executions.filter((e) => e.group === g.name).map((e) => e.kind)] as const);
+      for (const [g, kinds] of perGroup) {
+        expect(kinds.filter((k) => k === 'joint').length, `${g}: joint goals`).toBe(JOINT_GOALS);
+        if (chains.some((c) => c.name === g)) expect(kinds.filter((k) => k !== 'joint').length, `${g}: Cartesian goals`).toBe(POSE_GOALS);
+      }
+      expect(failures, failures.join('\n')).toEqual([]);
+      expect(record.complaints, cleanLog.slice(-6000)).toEqual([]);
+    }, 3_600_000);
+  }
+
+  for (const drive of DRIVES) {
+    it(`${drive.name}: 0.2 m/s for 3 s on diff_drive_controller moves the root 0.6 m ± 5 % in Choreonoid, and the odometry agrees`, async () => {
+      const run = startSimulation(drive, ['moveit:=false']);
+      const log = run.launch.output;
+      await waitForControllers(run);
+      const root = loadRobotModel(drive.file).links[0]!.name;
+      let clock = -1;
+      const odom: { stamp: number; x: number; y: number }[] = [];
+      const subs = [
+        node.createSubscription('rosgraph_msgs/msg/Clock', '/clock', {}, (m: Any) => (clock = stampSeconds(m.clock))),
+        node.createSubscription('nav_msgs/msg/Odometry', '/diff_drive_controller/odom', {}, (m: Any) =>
+          odom.push({ stamp: stampSeconds(m.header.stamp), x: m.pose.pose.position.x, y: m.pose.pose.position.y }),
+        ),
+      ];
+      const cmd = node.createPublisher('geometry_msgs/msg/TwistStamped', '/diff_drive_controller/cmd_vel');
+      await waitFor('/clock from Choreonoid (WorldROS2Item)', 120_000, () => clock >= 0 && odom.length > 0, log);
+      // Settle on the floor first, then command in simulation time: stamped with /clock, 50 times a second.
+      const t0 = clock + 1.0;
+      await waitFor('1 s of simulation time', 120_000, () => clock >= t0, log);
+      const send = (speed: number): void => {
+        const sec = Math.floor(clock);
+        cmd.publish({ header: { stamp: { sec, nanosec: Math.round((clock - sec) * 1e9) }, frame_id: '' }, twist: { linear: { x: speed, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } } });
+      };
+      const start = clock;
+      const startWall = Date.now() / 1000;
+      while (clock < start + DRIVE.seconds) {
+        send(DRIVE.speed);
+        await sleep(20);
+      }
+      const stopAt = clock;
+      const stopWall = Date.now() / 1000;
+      // Stopped by command (zero), then at rest.
+      while (clock < stopAt + 1.5) {
+        send(0);
+        await sleep(20);
+      }
+      const restWall = Date.now() / 1000;
+      const cleanLog = log();
+      subs.forEach((s) => node.destroySubscription(s));
+      node.destroyPublisher(cmd);
+      const probe = run.probe();
+      await procs.stopAll();
+
+      const before = sampleAt(probe.samples, startWall);
+      const after = sampleAt(probe.samples, restWall);
+      expect(before && after, 'Choreonoid samples before and after the drive').toBeTruthy();
+      const moved = planarDisplacement(before!, after!, root);
+      const odomAt = (t: number) => odom.reduce((best, o) => (Math.abs(o.stamp - t) < Math.abs(best.stamp - t) ? o : best));
+      const o0 = odomAt(before!.sim);
+      const o1 = odomAt(after!.sim);
+      const odometry = Math.hypot(o1.x - o0.x, o1.y - o0.y);
+      const record = {
+        file: drive.file,
+        commanded: { speed: DRIVE.speed, seconds: stopAt - start, wallSeconds: stopWall - startWall },
+        choreonoid: moved,
+        odometry,
+        odometryStamps: [o0.stamp, o1.stamp],
+        simWindow: [before!.sim, after!.sim],
+        complaints: logComplaints(cleanLog, ALLOWED),
+      };
+      report[drive.name] = record;
+      writeFileSync(join(results, `${drive.name}.log`), cleanLog);
+      expect(Math.abs(moved - DRIVE.speed * DRIVE.seconds), `Choreonoid moved the root ${moved} m`).toBeLessThanOrEqual(DRIVE.tolerance * DRIVE.speed * DRIVE.seconds);
+      expect(Math.abs(odometry - moved), `odometry ${odometry} m, Choreonoid ${moved} m`).toBeLessThanOrEqual(ODOMETRY_TOLERANCE);
+      expect(record.complaints, cleanLog.slice(-6000)).toEqual([]);
+    }, 1_800_000);
+  }
+});
+
+/** The figures, one line per robot. */
+function summary(report: Record<string, Any>): string {
+  const mrad = (x: number): string => `${(x * 1000).toFixed(2)}`;
+  return Object.entries(report)
+    .map(([name, r]) => {
+      if (r.executions) {
+        const ok = r.executions.filter((e: Any) => e.errorCode === SUCCESS).length;
+        const tracking = Object.entries(r.largestTrackingError as Record<string, number>).map(([j, v]) => `${j} ${mrad(v)}`).join(', ');
+        const final = Math.max(0, ...Object.values(r.largestFinalError as Record<string, number>));
+        const tip = Math.max(0, ...r.executions.map((e: Any) => e.tipFromGoal?.position ?? 0));
+        return `  ${name}: ${ok}/${r.executions.length} executed; largest tracking error (mrad or mm) ${tracking}; largest final error ${mrad(final)}; tip from goal ≤ ${mrad(tip)} mm`;
+      }
+      return `  ${name}: Choreonoid ${r.choreonoid.toFixed(4)} m, odometry ${r.odometry.toFixed(4)} m for ${r.commanded.seconds.toFixed(3)} s at ${r.commanded.speed} m/s`;
+    })
+    .join('\n');
+}
+
+// Runs everywhere: the checks the live suite relies on must be able to fail.
+describe('the live suite\'s figures and log checks', () => {
+  it('the tracking error is the largest |reference − feedback| per joint inside the motion\'s window only', () => {
+    const states: ControllerState[] = [
+      { stamp: 0.9, joints: ['a', 'b'], error: [0.5, 0.5] },
+      { stamp: 1.0, joints: ['a', 'b'], error: [0.001, -0.003] },
+      { stamp: 1.5, joints: ['a', 'b'], error: [-0.002, 0.001] },
+      { stamp: 2.1, joints: ['a', 'b'], error: [0.5, 0.5] },
+    ];
+    expect(largestTrackingErrors(states, 1.0, 2.0)).toEqual({ a: 0.002, b: 0.003 });
+    expect(largestTrackingErrors(states, 3, 4)).toEqual({});
+  });
+
+  it('Choreonoid\'s sample at a wall time is the last one taken by then', () => {
+    const log = readProbeLog(['{"event": "started", "wall": 1}', '{"sim": 0.1, "wall": 2, "running": true, "q": {}, "links": {}}', '{"sim": 0.2, "wall": 3, "running": true, "q": {}, "links": {}}', '{"sim": 0.3, "wal'].join('\n'));
+    expect(log.events.map((e) => e.event)).toEqual(['started']);
+    expect(sampleAt(log.samples, 2.5)?.sim).toBe(0.1);
+    expect(sampleAt(log.samples, 1.5)).toBeNull();
+  });
+
+  it('the tip tolerance adds each joint\'s allowed error times its reach; a pose difference is distance and angle', () => {
+    expect(tipTolerance([{ type: 'revolute', distance: 1 }, { type: 'revolute', distance: 0.5 }, { type: 'prismatic', distance: 0.2 }], 0.002)).toEqual({ position: 0.002 + 0.001 + 0.002, angle: 0.004 });
+    const a = poseFromQuaternion([0, 0, 0], [0, 0, 0, 1]);
+    const b = poseFromQuaternion([0.003, 0.004, 0], [0, 0, Math.sin(0.05), Math.cos(0.05)]);
+    const d = poseDifference(a, b);
+    expect(d.position).toBeCloseTo(0.005, 12);
+    expect(d.angle).toBeCloseTo(0.1, 9);
+  });
+
+  it('the log check finds ROS warnings and Choreonoid\'s bare complaints, and lets through only what is allowed', () => {
+    const log = [
+      '[choreonoid-1] Restoring ROS2ControlItem "ROS2Control"',
+      '[choreonoid-1] ROS2Control cannot be configured.',
+      '[choreonoid-1] [WARN] [1.0] [diff_drive_controller]: Received TwistStamped with zero timestamp',
+      '[spawner-2] [INFO] [1.0] [spawner_jsb]: Configured and activated joint_state_broadcaster',
+      '[move_group-4] [ERROR] [1.0] [moveit_ros.trajectory_execution_manager]: Controller is taking too long',
+      '[body_bridge-3] [WARN] [1.0] [robot_state_publisher]: /m/RH2_Arm.wrl:1:1: warning: joint ID 8 is not specified',
+    ].join('\n');
+    expect(logComplaints(log).map((l) => l.slice(0, 16))).toEqual(['[choreonoid-1] R', '[choreonoid-1] [', '[move_group-4] [']);
+    expect(logComplaints(log, [{ pattern: /too long/, why: 'a test of the list' }])).toHaveLength(2);
+  });
+});

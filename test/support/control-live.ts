@@ -1,0 +1,151 @@
+// What test/ros-live-control.test.ts judges, apart from the live graph: Choreonoid's account of the simulation
+// (test/live/choreonoid/probe.py's lines), the trajectory controllers' tracking error, the tolerances the test
+// states up front, and which log lines are complaints.
+import type { Pose, Vec3 } from '../../src/model/types.js';
+import { isModelWarning } from './live-rig.js';
+
+/**
+ * The gain design's allowed static error (docs/control.md, `--max-sag`, default 1 mrad or 1 mm): at rest every
+ * position_pd joint holds its command within its predicted gravity sag, which the design keeps at or below this.
+ */
+export const DESIGN_SAG = 1e-3;
+/**
+ * rad or m: how far a joint may end from the trajectory's last point once at rest — twice the design sag, the
+ * goal tolerance the generated controllers enforce before they report success (docs/control.md, Controllers).
+ */
+export const FINAL_JOINT_TOLERANCE = 2 * DESIGN_SAG;
+/** MoveIt's goal region in test/peers/moveit_probe.py: a sphere of 1 mm, 0.01 rad about each axis, 1 mrad per joint. */
+export const GOAL_POSITION_TOLERANCE = 1e-3;
+export const GOAL_AXIS_TOLERANCE = 1e-2;
+export const GOAL_JOINT_TOLERANCE = 1e-3;
+
+/** One line of probe.jsonl with the simulation running. */
+export interface ProbeSample {
+  wall: number;
+  sim: number;
+  running: boolean;
+  q: Record<string, number>;
+  /** World poses of the links, 4×4 row-major. */
+  links: Record<string, number[]>;
+}
+
+export interface ProbeLog {
+  samples: ProbeSample[];
+  events: { event: string; wall: number; [k: string]: unknown }[];
+}
+
+export function readProbeLog(text: string): ProbeLog {
+  const samples: ProbeSample[] = [];
+  const events: ProbeLog['events'] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue; // the last line may be half written
+    }
+    if (typeof entry.event === 'string') events.push(entry as ProbeLog['events'][number]);
+    else if (typeof entry.sim === 'number') samples.push(entry as unknown as ProbeSample);
+  }
+  return { samples, events };
+}
+
+/** The last sample taken at or before wall time t (null when none is). */
+export function sampleAt(samples: readonly ProbeSample[], wall: number): ProbeSample | null {
+  let found: ProbeSample | null = null;
+  for (const s of samples) {
+    if (s.wall > wall) break;
+    found = s;
+  }
+  return found;
+}
+
+/** A joint_trajectory_controller's controller_state, reduced to what the test reads. */
+export interface ControllerState {
+  /** Its header stamp: simulation time. */
+  stamp: number;
+  joints: string[];
+  /** reference − feedback, per joint. */
+  error: number[];
+}
+
+/** The largest |error| per joint among the states stamped in [from, to] (simulation time). */
+export function largestTrackingErrors(states: readonly ControllerState[], from: number, to: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of states) {
+    if (s.stamp < from || s.stamp > to) continue;
+    s.joints.forEach((j, i) => {
+      out[j] = Math.max(out[j] ?? 0, Math.abs(s.error[i] ?? NaN));
+    });
+  }
+  return out;
+}
+
+/**
+ * How far the tip may be from where the commanded joint angles put it when each joint of the chain ends within
+ * `jointTolerance` of its command: a joint turning by δ moves the tip by at most δ × its distance from the joint's
+ * axis (≤ the distance from the joint's origin), and turns it by δ; a sliding joint moves it by δ. So
+ * position ≤ Σ δ·rᵢ (revolute) + Σ δ (prismatic), angle ≤ Σ δ (revolute).
+ */
+export function tipTolerance(joints: readonly { type: 'revolute' | 'prismatic'; distance: number }[], jointTolerance: number): { position: number; angle: number } {
+  let position = 0;
+  let angle = 0;
+  for (const j of joints) {
+    if (j.type === 'prismatic') position += jointTolerance;
+    else {
+      position += jointTolerance * j.distance;
+      angle += jointTolerance;
+    }
+  }
+  return { position, angle };
+}
+
+/** MoveIt's goal region as bounds: 1 mm, and 0.01 rad about each of three axes (√3 × 0.01 at most as one angle). */
+export const GOAL_REGION = { position: GOAL_POSITION_TOLERANCE, angle: Math.sqrt(3) * GOAL_AXIS_TOLERANCE };
+
+/** Distance between two positions, and the angle between two rotations (rad). */
+export function poseDifference(a: Pose, b: Pose): { position: number; angle: number } {
+  const d = a.translation.map((x, i) => x - b.translation[i]!) as Vec3;
+  // trace(Aᵀ B) = 1 + 2 cos θ
+  let trace = 0;
+  for (let i = 0; i < 3; i++) for (let k = 0; k < 3; k++) trace += a.rotation[k]![i]! * b.rotation[k]![i]!;
+  const c = Math.min(1, Math.max(-1, (trace - 1) / 2));
+  return { position: Math.hypot(...d), angle: Math.acos(c) };
+}
+
+/** A pose from a position and an (x, y, z, w) quaternion. */
+export function poseFromQuaternion(position: readonly number[], q: readonly number[]): Pose {
+  const [x, y, z, w] = q as [number, number, number, number];
+  const n = Math.hypot(x, y, z, w);
+  const [a, b, c, d] = [x / n, y / n, z / n, w / n];
+  return {
+    translation: [position[0]!, position[1]!, position[2]!],
+    rotation: [
+      [1 - 2 * (b * b + c * c), 2 * (a * b - c * d), 2 * (a * c + b * d)],
+      [2 * (a * b + c * d), 1 - 2 * (a * a + c * c), 2 * (b * c - a * d)],
+      [2 * (a * c - b * d), 2 * (b * c + a * d), 1 - 2 * (a * a + b * b)],
+    ],
+  };
+}
+
+/** The root's planar displacement between two probe samples (m). */
+export function planarDisplacement(a: ProbeSample, b: ProbeSample, root: string): number {
+  const pa = a.links[root]!;
+  const pb = b.links[root]!;
+  return Math.hypot(pb[3]! - pa[3]!, pb[7]! - pa[7]!);
+}
+
+/**
+ * Lines that complain in a `ros2 launch` log — [WARN], [ERROR], [FATAL] from any ROS node, a Python traceback,
+ * and Choreonoid's own messages (printed bare on stdout with --no-window) that say error, warning, failed or
+ * cannot — but for body_bridge's warnings about the model itself (isModelWarning) and the lines `allowed`
+ * matches (each with its reason in the test).
+ */
+export function logComplaints(log: string, allowed: readonly { pattern: RegExp; why: string }[] = []): string[] {
+  return log.split('\n').filter((l) => {
+    const ros = /\[(WARN|WARNING|ERROR|FATAL)\]/.test(l) || /\b(Traceback|Exception)\b/.test(l);
+    const choreonoid = /^\[choreonoid-\d+\] /.test(l) && /\b(error|warning|failed|cannot)\b/i.test(l);
+    return (ros || choreonoid) && !isModelWarning(l) && !allowed.some((a) => a.pattern.test(l));
+  });
+}
