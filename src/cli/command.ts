@@ -7,7 +7,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { loadRobotModel } from '../load.js';
 import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import type { LoadOptions } from '../model/options.js';
-import { LINK_NAMINGS, type LinkNaming, ROOT_INERTIAS, type RootInertia, type RosConventions } from '../model/ros-conventions.js';
+import { applyRosConventions, LINK_NAMINGS, type LinkNaming, ROOT_INERTIAS, type RootInertia, type RosConventions, type RosModel } from '../model/ros-conventions.js';
 import type { RobotModel } from '../model/types.js';
 
 export interface CommandIo {
@@ -148,4 +148,37 @@ export function conventionsOf(values: { 'link-names'?: string; 'root-inertia'?: 
     throw new RangeError(`--root-inertia ${rootInertia}: expected one of ${ROOT_INERTIAS.join(', ')}`);
   }
   return { linkNames: linkNames as LinkNaming, rootInertia: rootInertia as RootInertia, worldFrame };
+}
+
+/**
+ * The ROS 2 distribution a command writes for: `--ros-distro`, else $ROS_DISTRO where the command knows it (a
+ * sourced Rolling still gets files Humble reads), else humble. Throws RangeError (a usage error) for an unknown one.
+ */
+export function rosDistroOf<D extends string>(option: string | undefined, env: NodeJS.ProcessEnv, known: readonly D[]): D {
+  const isKnown = (d: string): d is D => (known as readonly string[]).includes(d);
+  const fromEnv = env.ROS_DISTRO;
+  const distro = option ?? (fromEnv !== undefined && isKnown(fromEnv) ? fromEnv : 'humble');
+  if (!isKnown(distro)) throw new RangeError(`--ros-distro ${distro}: expected one of ${known.join(', ')}`);
+  return distro;
+}
+
+/**
+ * The model as ROS sees it under the convention options, for the commands that write ROS configurations; a bad
+ * option or a model that fails to load is printed and becomes the exit status (usageError's, or 1).
+ */
+export function loadRosModel(
+  file: string,
+  values: { 'link-names'?: string; 'root-inertia'?: string },
+  packagePath: string[],
+  io: CommandIo,
+  usageError: (message: string) => number,
+): RosModel | number {
+  let conventions: RosConventions;
+  try {
+    conventions = conventionsOf(values);
+  } catch (e) {
+    return usageError((e as Error).message);
+  }
+  const loaded = loadForCommand(file, { packagePath }, io);
+  return loaded === undefined ? 1 : applyRosConventions(loaded, conventions);
 }

@@ -13,14 +13,13 @@ import { CONTROL_MODES, type ControlMode, DEFAULT_CONTROL_MODE, chooseModes, isC
 import { analyseDrive } from '../control/wheels.js';
 import { isMovingJoint } from '../kinematics/frames.js';
 import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
-import { applyRosConventions } from '../model/ros-conventions.js';
 import { planningGroups } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
 import { readProject, SHARE_ENV, type Project } from '../project/index.js';
 import { checkSimulationProject } from '../project/simulation-check.js';
 import { simulationProject } from '../project/simulation-project.js';
 import { writeFileAtomic } from '../urdf/index.js';
-import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, conventionsOf, loadForCommand, parseModelCommand, processIo } from './command.js';
+import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, loadRosModel, parseModelCommand, processIo, rosDistroOf } from './command.js';
 
 /** The project `--project` writes into DIR. */
 export const PROJECT_FILE = 'simulation.cnoid';
@@ -115,18 +114,14 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
     return usageError(`--namespace ${namespace}: expected '' or an absolute namespace such as /robot1 (ROS2ControlItem resolves a relative one inside itself)`);
   }
   if (!/^[A-Za-z0-9_/.-]*$/.test(values['frame-prefix'])) return usageError(`--frame-prefix ${values['frame-prefix']}: letters, digits, '_', '-', '.', '/' only`);
-  const envDistro = io.env.ROS_DISTRO;
-  const distro = values['ros-distro'] ?? (envDistro && (CONTROL_DISTROS as readonly string[]).includes(envDistro) ? envDistro : 'humble');
-  if (!(CONTROL_DISTROS as readonly string[]).includes(distro)) return usageError(`--ros-distro ${distro}: expected one of ${CONTROL_DISTROS.join(', ')}`);
-  let conventions;
+  let distro: ControlDistro;
   try {
-    conventions = conventionsOf(values);
+    distro = rosDistroOf(values['ros-distro'], io.env, CONTROL_DISTROS);
   } catch (e) {
     return usageError((e as Error).message);
   }
-  const loaded = loadForCommand(args.file, { packagePath }, io);
-  if (loaded === undefined) return 1;
-  const ros = applyRosConventions(loaded, conventions);
+  const ros = loadRosModel(args.file, values, packagePath, io, usageError);
+  if (typeof ros === 'number') return ros;
   const readText = (option: string, file: string): string | null => {
     try {
       return readFileSync(file, 'utf8');
@@ -196,7 +191,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
       samples,
       seed,
       namespace,
-      distro: distro as ControlDistro,
+      distro: distro,
       framePrefix: values['frame-prefix'],
       ...(userGains ? { userGains } : {}),
     });
@@ -214,12 +209,12 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
   for (const w of config.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
   const files = [...config.files];
   if (values.project) {
-    const root = loaded.links[0]!;
+    const root = ros.model.links[0]!;
     files.push({
       name: PROJECT_FILE,
       text: simulationProject({
         modelFile: resolve(args.file),
-        bodyName: loaded.name || config.robot,
+        bodyName: ros.model.name || config.robot,
         fixedRoot: root.joint.type !== 'free',
         rootPose: root.offset,
         namespace,

@@ -3,7 +3,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelLoadError } from '../model/errors.js';
-import { applyRosConventions } from '../model/ros-conventions.js';
 import { DEFAULT_SAMPLES } from '../moveit/collision-matrix.js';
 import { type MoveItOptions, moveItConfig } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
@@ -11,7 +10,7 @@ import { MOVEIT_DISTROS, type MoveItDistro } from '../moveit/ompl.js';
 import { STEP } from '../moveit/motion-check.js';
 import { DEFAULT_BARRIER_SAMPLES } from '../moveit/planning-ranges.js';
 import { writeFileAtomic } from '../urdf/index.js';
-import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, conventionsOf, loadForCommand, parseModelCommand, processIo } from './command.js';
+import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, loadRosModel, parseModelCommand, processIo, rosDistroOf } from './command.js';
 
 export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups FILE] [--samples N] [--barrier-samples N] [--motion-step M] [--seed N] [--virtual-parent FRAME] [--acceleration A] [--package-path DIR]...
   -o, --output DIR        write <robot>.srdf, joint_limits.yaml, kinematics.yaml, ompl_planning.yaml,
@@ -69,19 +68,15 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
     acceleration = Number(values.acceleration);
     if (!(acceleration > 0) || !Number.isFinite(acceleration)) return usageError(`--acceleration ${values.acceleration}: expected a positive number`);
   }
-  const envDistro = io.env.ROS_DISTRO;
-  const distro = values['ros-distro'] ?? (envDistro && (MOVEIT_DISTROS as readonly string[]).includes(envDistro) ? envDistro : 'humble');
-  if (!(MOVEIT_DISTROS as readonly string[]).includes(distro)) return usageError(`--ros-distro ${distro}: expected one of ${MOVEIT_DISTROS.join(', ')}`);
-  let conventions;
+  let distro: MoveItDistro;
   try {
-    conventions = conventionsOf(values);
+    distro = rosDistroOf(values['ros-distro'], io.env, MOVEIT_DISTROS);
   } catch (e) {
     return usageError((e as Error).message);
   }
-  const loaded = loadForCommand(args.file, { packagePath }, io);
-  if (loaded === undefined) return 1;
-  const ros = applyRosConventions(loaded, conventions);
-  const options: MoveItOptions = { samples, barrierSamples, motionStep, seed, virtualParent, distro: distro as MoveItDistro, ...(acceleration !== undefined ? { acceleration } : {}) };
+  const ros = loadRosModel(args.file, values, packagePath, io, usageError);
+  if (typeof ros === 'number') return ros;
+  const options: MoveItOptions = { samples, barrierSamples, motionStep, seed, virtualParent, distro: distro, ...(acceleration !== undefined ? { acceleration } : {}) };
   if (values.groups !== undefined) {
     let text: string;
     try {
