@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { compileHarness } from './harness.js';
 import { projectRoot } from './oracle.js';
 import { findCxx, findHardwareInterface, found, memo } from './peers.js';
+import { parseXml, type XmlNodeRead } from './urdf-peers.js';
 
 export interface InterfaceRead {
   name: string;
@@ -30,40 +31,7 @@ export interface HardwareRead {
   joints: JointRead[];
 }
 
-interface Element {
-  name: string;
-  attributes: Record<string, string>;
-  children: Element[];
-  text: string;
-}
-
-const decode = (s: string): string => s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!);
-
-/** Elements, attributes and character content (comments, declarations and CDATA-free text only). */
-function readXml(xml: string): Element {
-  const stack: Element[] = [{ name: '#document', attributes: {}, children: [], text: '' }];
-  const token = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<\/([^\s>]+)\s*>|<([^\s/>!?]+)((?:\s+[^\s=]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
-  for (let m = token.exec(xml); m; m = token.exec(xml)) {
-    if (m[5] !== undefined) {
-      stack[stack.length - 1]!.text += decode(m[5]);
-      continue;
-    }
-    if (m[1] !== undefined) {
-      const open = stack.pop();
-      if (!open || open.name !== m[1]) throw new Error(`mismatched </${m[1]}>`);
-      continue;
-    }
-    if (m[2] === undefined) continue;
-    const attributes: Record<string, string> = {};
-    const attr = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-    for (let a = attr.exec(m[3] ?? ''); a; a = attr.exec(m[3] ?? '')) attributes[a[1]!] = decode(a[2] ?? a[3] ?? '');
-    const node: Element = { name: m[2], attributes, children: [], text: '' };
-    stack[stack.length - 1]!.children.push(node);
-    if (m[4] !== '/') stack.push(node);
-  }
-  if (stack.length !== 1) throw new Error('unclosed element');
-  return stack[0]!.children[0]!;
-}
+type Element = XmlNodeRead;
 
 const required = (e: Element, attribute: string): string => {
   const v = e.attributes[attribute];
@@ -83,7 +51,7 @@ function readInterface(e: Element): InterfaceRead {
 
 /** Every <ros2_control> block of a URDF, as the parser reads it; throws with the parser's reason where it would. */
 export function readRos2Control(urdf: string): HardwareRead[] {
-  const robot = readXml(urdf);
+  const robot = parseXml(urdf);
   if (robot.name !== 'robot') throw new Error('the robot tag is not root element in URDF');
   const blocks = robot.children.filter((c) => c.name === 'ros2_control');
   if (blocks.length === 0) throw new Error('no ros2_control tag');

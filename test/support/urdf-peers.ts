@@ -108,6 +108,8 @@ export interface XmlNodeRead {
   name: string;
   attributes: Record<string, string>;
   children: XmlNodeRead[];
+  /** The element's own character content (a ros2_control <param>'s value), entities decoded. */
+  text: string;
 }
 
 const decodeEntities = (s: string): string =>
@@ -116,11 +118,15 @@ const decodeEntities = (s: string): string =>
     return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }[e]!;
   });
 
-/** A deliberately small XML reader (elements and attributes; text, comments and declarations skipped). */
+/** A deliberately small XML reader (elements, attributes and text; comments and declarations skipped). */
 export function parseXml(xml: string): XmlNodeRead {
-  const stack: XmlNodeRead[] = [{ name: '#document', attributes: {}, children: [] }];
-  const tag = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<\/([^\s>]+)\s*>|<([^\s/>!?]+)((?:\s+[^\s=]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g;
-  for (let m = tag.exec(xml); m; m = tag.exec(xml)) {
+  const stack: XmlNodeRead[] = [{ name: '#document', attributes: {}, children: [], text: '' }];
+  const token = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<\/([^\s>]+)\s*>|<([^\s/>!?]+)((?:\s+[^\s=]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
+  for (let m = token.exec(xml); m; m = token.exec(xml)) {
+    if (m[5] !== undefined) {
+      stack[stack.length - 1]!.text += decodeEntities(m[5]);
+      continue;
+    }
     if (m[1] !== undefined) {
       const open = stack.pop();
       if (!open || open.name !== m[1]) throw new Error(`mismatched </${m[1]}>`);
@@ -130,7 +136,7 @@ export function parseXml(xml: string): XmlNodeRead {
     const attributes: Record<string, string> = {};
     const attr = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
     for (let a = attr.exec(m[3] ?? ''); a; a = attr.exec(m[3] ?? '')) attributes[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '');
-    const node: XmlNodeRead = { name: m[2], attributes, children: [] };
+    const node: XmlNodeRead = { name: m[2], attributes, children: [], text: '' };
     stack[stack.length - 1]!.children.push(node);
     if (m[4] !== '/') stack.push(node);
   }
