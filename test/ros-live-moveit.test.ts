@@ -148,10 +148,15 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       let err = '';
       p.stdout.on('data', (d) => (out += String(d)));
       p.stderr.on('data', (d) => (err += String(d)));
-      const timer = setTimeout(() => p.kill('SIGKILL'), 900_000);
+      let expired = false;
+      const timer = setTimeout(() => {
+        expired = true;
+        p.kill('SIGKILL');
+      }, 900_000);
       p.on('exit', (code) => {
         clearTimeout(timer);
         if (code === 0) resolve(JSON.parse(out) as ProbeResult);
+        else if (expired) reject(new Error(`moveit_probe.py had no answer from move_group within 900 s (planning and checking ${JSON.stringify(request).slice(0, 200)}):\n${err.slice(-4000)}\nlaunch log:\n${log().slice(-4000)}`));
         else reject(new Error(`moveit_probe.py exited ${code}:\n${err.slice(-4000)}\nlaunch log:\n${log().slice(-4000)}`));
       });
       p.stdin.end(JSON.stringify(request));

@@ -2,7 +2,7 @@
 // built by colcon once per run as a user would build it, processes started in their own groups and stopped
 // with them, and an X display (Xvfb) with screenshots for the GUI peers (rviz2, Choreonoid).
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -108,12 +108,26 @@ export async function installedPackage(): Promise<string> {
   const done = join(ws, 'BUILT');
   const lock = `${ws}.lock`;
   mkdirSync(join(projectRoot, 'build'), { recursive: true });
+  // Another worker holding the lock builds for at most BUILD_MS; a lock older than that was left by a run that
+  // was killed mid-build, and is taken over rather than waited on for ever.
+  const BUILD_MS = 1_200_000;
   for (;;) {
     if (existsSync(done)) return setup;
     try {
       mkdirSync(lock);
       break;
     } catch {
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        continue; // released between our two looks
+      }
+      if (age > BUILD_MS + 60_000) {
+        rmSync(lock, { recursive: true, force: true });
+        console.warn(`live rig: took over ${lock}, left ${Math.round(age / 1000)} s ago by a colcon build of body_bridge that never finished`);
+        continue;
+      }
       await sleep(2000);
     }
   }
@@ -128,10 +142,11 @@ export async function installedPackage(): Promise<string> {
     const build = spawnSync('colcon', ['build', '--base-paths', 'src', '--event-handlers', 'console_direct+'], {
       cwd: ws,
       encoding: 'utf8',
-      timeout: 1_200_000,
+      timeout: BUILD_MS,
       maxBuffer: 256 << 20,
     });
     const output = `${build.stdout}${build.stderr}`;
+    if (build.error) throw new Error(`colcon build of body_bridge in ${ws} did not finish within ${BUILD_MS / 60_000} min (${build.error.message}):\n${output.slice(-6000)}`);
     if (build.status !== 0) throw new Error(`colcon build of body_bridge failed:\n${output.slice(-6000)}`);
     // CMakeLists.txt's check (scripts/check-rclnodejs.mjs): the node can reach this ROS 2.
     if (!/rclnodejs loads against ROS 2/.test(output)) throw new Error(`colcon build did not confirm rclnodejs loads:\n${output.slice(-6000)}`);
