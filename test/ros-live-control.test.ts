@@ -85,9 +85,15 @@ const START_TIMEOUT = 900_000;
 
 /**
  * Log lines that are no fault of our files, each narrowly (the note in docs/control.md lists them with what was
- * tried): none yet.
+ * tried).
  */
-const ALLOWED: { pattern: RegExp; why: string }[] = [];
+const ALLOWED: { pattern: RegExp; why: string }[] = [
+  {
+    // body_bridge warns the same, located at the jointId that skips them (isModelWarning lets that through).
+    pattern: /^\[choreonoid-\d+\] Warning: Joint ID \d+ is not specified\.$/,
+    why: "Choreonoid's loader on a corpus model whose joint IDs have a gap (RH2_Arm.wrl: 0–7, then CAMERA's 14); the model is OpenHRP's, read as it is",
+  },
+];
 
 interface Arm {
   name: string;
@@ -478,5 +484,10 @@ describe('the live suite\'s figures and log checks', () => {
     ].join('\n');
     expect(logComplaints(log).map((l) => l.slice(0, 16))).toEqual(['[choreonoid-1] R', '[choreonoid-1] [', '[move_group-4] [']);
     expect(logComplaints(log, [{ pattern: /too long/, why: 'a test of the list' }])).toHaveLength(2);
+    // The suite's own list: Choreonoid's loader on the model's joint-ID gap, nothing near it.
+    expect(logComplaints(['[choreonoid-1] Warning: Joint ID 8 is not specified.', '[choreonoid-1] Warning: Joint ID 8 is not specified for J8.', '[choreonoid-1] Error: Joint ID 8 is not specified.'].join('\n'), ALLOWED)).toEqual([
+      '[choreonoid-1] Warning: Joint ID 8 is not specified for J8.',
+      '[choreonoid-1] Error: Joint ID 8 is not specified.',
+    ]);
   });
 });
