@@ -80,14 +80,22 @@ const DRIVE = { speed: 0.2, seconds: 3, tolerance: 0.05 };
  * commanded distance.
  */
 const ODOMETRY_TOLERANCE = 0.02 * DRIVE.speed * DRIVE.seconds;
+/** s: diff_drive_controller's cmd_vel_timeout in the generated ros2_controllers.yaml (src/control/controllers.ts). */
+const CMD_VEL_TIMEOUT = 0.5;
 /** s (wall) to wait for a peer, generous: the machine runs other builds. */
 const START_TIMEOUT = 900_000;
 
 /**
  * Log lines that are no fault of our files, each narrowly (the note in docs/control.md lists them with what was
- * tried): none yet.
+ * tried).
  */
-const ALLOWED: { pattern: RegExp; why: string }[] = [];
+const ALLOWED: { pattern: RegExp; why: string }[] = [
+  {
+    // body_bridge warns the same, located at the jointId that skips them (isModelWarning lets that through).
+    pattern: /^\[choreonoid-\d+\] Warning: Joint ID \d+ is not specified\.$/,
+    why: "Choreonoid's loader on a corpus model whose joint IDs have a gap (RH2_Arm.wrl: 0–7, then CAMERA's 14); the model is OpenHRP's, read as it is",
+  },
+];
 
 interface Arm {
   name: string;
@@ -377,8 +385,12 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       };
       const start = clock;
       const startWall = Date.now() / 1000;
+      // The simulation time of every command sent: a gap wider than the controller's cmd_vel_timeout stops the
+      // wheels, a lapse of this test (starved by the machine's load), not of the controller.
+      const sentAt: number[] = [];
       while (clock < start + DRIVE.seconds) {
         send(DRIVE.speed);
+        sentAt.push(clock);
         await sleep(20);
       }
       const stopAt = clock;
@@ -403,9 +415,10 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       const o0 = odomAt(before!.sim);
       const o1 = odomAt(after!.sim);
       const odometry = Math.hypot(o1.x - o0.x, o1.y - o0.y);
+      const lapse = Math.max(0, ...sentAt.slice(1).map((t, i) => t - sentAt[i]!));
       const record = {
         file: drive.file,
-        commanded: { speed: DRIVE.speed, seconds: stopAt - start, wallSeconds: stopWall - startWall },
+        commanded: { speed: DRIVE.speed, seconds: stopAt - start, wallSeconds: stopWall - startWall, largestGap: lapse },
         choreonoid: moved,
         odometry,
         odometryStamps: [o0.stamp, o1.stamp],
@@ -414,7 +427,8 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       };
       report[drive.name] = record;
       writeFileSync(join(results, `${drive.name}.log`), cleanLog);
-      expect(Math.abs(moved - DRIVE.speed * DRIVE.seconds), `Choreonoid moved the root ${moved} m`).toBeLessThanOrEqual(DRIVE.tolerance * DRIVE.speed * DRIVE.seconds);
+      const lapsed = lapse > CMD_VEL_TIMEOUT ? ` (this test's commands lapsed for ${lapse.toFixed(3)} s of simulation time, past cmd_vel_timeout ${CMD_VEL_TIMEOUT} s: the machine starved the test)` : '';
+      expect(Math.abs(moved - DRIVE.speed * DRIVE.seconds), `Choreonoid moved the root ${moved} m${lapsed}`).toBeLessThanOrEqual(DRIVE.tolerance * DRIVE.speed * DRIVE.seconds);
       expect(Math.abs(odometry - moved), `odometry ${odometry} m, Choreonoid ${moved} m`).toBeLessThanOrEqual(ODOMETRY_TOLERANCE);
       expect(record.complaints, cleanLog.slice(-6000)).toEqual([]);
     }, 1_800_000);
@@ -478,5 +492,10 @@ describe('the live suite\'s figures and log checks', () => {
     ].join('\n');
     expect(logComplaints(log).map((l) => l.slice(0, 16))).toEqual(['[choreonoid-1] R', '[choreonoid-1] [', '[move_group-4] [']);
     expect(logComplaints(log, [{ pattern: /too long/, why: 'a test of the list' }])).toHaveLength(2);
+    // The suite's own list: Choreonoid's loader on the model's joint-ID gap, nothing near it.
+    expect(logComplaints(['[choreonoid-1] Warning: Joint ID 8 is not specified.', '[choreonoid-1] Warning: Joint ID 8 is not specified for J8.', '[choreonoid-1] Error: Joint ID 8 is not specified.'].join('\n'), ALLOWED)).toEqual([
+      '[choreonoid-1] Warning: Joint ID 8 is not specified for J8.',
+      '[choreonoid-1] Error: Joint ID 8 is not specified.',
+    ]);
   });
 });

@@ -236,12 +236,19 @@ DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children Segment { 
     expect(link.collisions.map((v) => [v.geometry.kind, v.transform.translation])).toEqual([['sphere', [0, 0, 1]], ['cone', [0, 0, 1]]]);
   });
 
-  test('gaps in the joint IDs are warned about one by one, a huge gap in one summary', () => {
-    const model = load('DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children [ DEF B Joint { jointType "rotate" jointId 2 } DEF C Joint { jointType "rotate" jointId 2000000000 } ] } }');
-    const messages = model.warnings.map((w) => w.message).filter((m) => /joint ID/.test(m));
+  test('gaps in the joint IDs are warned about one by one, a huge gap in one summary, each at the jointId that jumps it', () => {
+    const text = 'DEF H Humanoid { humanoidBody DEF A Joint { jointType "free" children [ DEF B Joint { jointType "rotate" jointId 2 } DEF C Joint { jointType "rotate" jointId 2000000000 } ] } }';
+    const model = load(text);
+    const gaps = model.warnings.filter((w) => /joint ID/.test(w.message));
+    const messages = gaps.map((w) => w.message);
     expect(messages.slice(0, 3)).toEqual(['joint ID 0 is not specified', 'joint ID 1 is not specified', 'joint ID 3 is not specified']);
     expect(messages).toHaveLength(101);
     expect(messages.at(-1)).toBe('1999999899 more joint IDs below 2000000001 are not specified');
+    const source = (openHrpProtos() + text).split('\n');
+    // The value of the jointId field that jumps the gap.
+    const at = (w: { line?: number; column?: number }): string => source[w.line! - 1]!.slice(w.column! - 1).split(' ')[0]!;
+    expect(gaps.slice(0, 3).map(at)).toEqual(['2', '2', '2000000000']);
+    expect(at(gaps.at(-1)!)).toBe('2000000000');
   });
 
   test('a repeated Joint DEF name gets a suffix and a warning', () => {

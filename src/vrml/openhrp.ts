@@ -5,7 +5,7 @@ import { defaultJoint } from '../model/joint.js';
 import { basename, extname } from 'node:path';
 import { failAt } from '../model/errors.js';
 import { add, composeAffine, identity3, identityPose, mulMat, scale, transformPoint, transpose } from '../model/math.js';
-import type { Affine, Device, Diagnostic, ExtraJoint, Joint, JointType, Link, Mat3, RobotModel, Shape, Vec3 } from '../model/types.js';
+import type { Affine, Device, Diagnostic, ExtraJoint, Joint, JointType, Link, Mat3, RobotModel, Shape, SourceLocation, Vec3 } from '../model/types.js';
 import { firstFreeName } from '../model/unique-name.js';
 import type { VrmlNode } from './ast.js';
 import { DEVICE_PROTOS, readDevice } from './devices.js';
@@ -19,8 +19,8 @@ interface LoaderState {
   loadShapes: boolean;
   links: Link[];
   devices: Device[];
-  /** jointId → first link that claimed it. */
-  jointIds: Map<number, string>;
+  /** jointId → first link that claimed it, and where. */
+  jointIds: Map<number, { name: string; at: SourceLocation }>;
   names: Set<string>;
 }
 
@@ -89,7 +89,7 @@ export function buildRobotModel({ file, nodes, warnings, budget, loadShapes }: O
 
   const root = readJoint(rootJoint, rootPath, null, st);
   // Choreonoid's link order is a pre-order walk; readJoint records links as it enters them.
-  reportJointIds(st, file);
+  reportJointIds(st);
   const linkNames = new Set(st.links.map((l) => l.name));
   const extraJoints = extraJointNodes.flatMap((n) => readExtraJoint(n, nodeLabel(n), linkNames, st));
   return {
@@ -175,9 +175,9 @@ function readJoint(node: VrmlNode, parentPath: string, parent: Link | null, st: 
     joint.id = id;
     const owner = st.jointIds.get(id);
     if (owner !== undefined) {
-      st.warnings.push({ severity: 'warning', message: `joint ID ${id} of ${name} is already used by ${owner}`, ...locate(node, path, 'jointId') });
+      st.warnings.push({ severity: 'warning', message: `joint ID ${id} of ${name} is already used by ${owner.name}`, ...locate(node, path, 'jointId') });
     } else {
-      st.jointIds.set(id, name);
+      st.jointIds.set(id, { name, at: locate(node, path, 'jointId') });
     }
   }
   // Choreonoid counts a pseudo continuous track as a fixed joint here and gives it a zero axis.
@@ -470,21 +470,23 @@ function readExtraJoint(node: VrmlNode, path: string, links: Set<string>, st: Lo
 
 /**
  * Choreonoid's warning for each gap in the joint ID sequence; past 100 missing IDs (a stray huge
- * jointId) the rest are summed up in one warning instead of one per number.
+ * jointId) the rest are summed up in one warning instead of one per number. Each is located at the
+ * jointId that jumps the gap: that is the line a user edits (or the joints it skipped need one).
  */
-function reportJointIds(st: LoaderState, file: string): void {
+function reportJointIds(st: LoaderState): void {
   const ids = [...st.jointIds.keys()].sort((a, b) => a - b);
   let reported = 0;
   let missing = 0;
   let expected = 0;
   for (const id of ids) {
+    const { at } = st.jointIds.get(id)!;
     for (let i = expected; i < id && reported < 100; i++, reported++) {
-      st.warnings.push({ severity: 'warning', message: `joint ID ${i} is not specified`, file });
+      st.warnings.push({ severity: 'warning', message: `joint ID ${i} is not specified`, ...at });
     }
     missing += id - expected;
     expected = id + 1;
   }
   if (missing > reported) {
-    st.warnings.push({ severity: 'warning', message: `${missing - reported} more joint IDs below ${expected} are not specified`, file });
+    st.warnings.push({ severity: 'warning', message: `${missing - reported} more joint IDs below ${expected} are not specified`, ...st.jointIds.get(expected - 1)!.at });
   }
 }
