@@ -231,7 +231,7 @@ describe.skipIf(skipChoreonoid)('project.launch.py serves a whole project, as Ch
       await waitFor(`/clock from the WorldROS2Item past ${lastPose.from + SETTLE + 0.5} s`, 900_000, () => simTime() >= lastPose.from + SETTLE + 0.5 || launch.child.exitCode !== null, logs);
       // rviz2 draws with /clock: give it a few frames of the held pose, then the picture.
       await sleep(8000);
-      withBodies = x.screenshot(join(reportDir, 'world.png'));
+      withBodies = await x.capture(join(reportDir, 'world.png'));
       await waitFor(`/clock from the WorldROS2Item past ${lastPose.to} s`, 600_000, () => simTime() >= lastPose.to || launch.child.exitCode !== null, logs);
       // The generated view, kept for the empty scene: the launch deletes it when it shuts down.
       const config = readdirSync(launchTmp).find((f) => /^body_bridge_project_.*\.rviz$/.test(f));
@@ -306,7 +306,9 @@ describe.skipIf(skipChoreonoid)('project.launch.py serves a whole project, as Ch
     // Gaps of more than 0.2 s of simulation time in the Rover's ground truth, as sent and as it came back on /tf.
     const gaps = (xs: { wall: number; stamp: number }[]): number[][] =>
       xs.flatMap((x, i) => (i > 0 && x.stamp - xs[i - 1]!.stamp > 0.2 ? [[xs[i - 1]!.stamp, x.stamp, +(x.wall - xs[i - 1]!.wall).toFixed(3)]] : []));
-    report.roverPoseSource = { sent: truthSent.length, cameBack: roverTf.length, gapsSent: gaps(truthSent).slice(0, 10), gapsBack: gaps(roverTf).slice(0, 10) };
+    // The longest the feed went without sending (wall seconds, and the stamp after): a blocked feed sends its backlog in a burst.
+    const pause = truthSent.reduce((worst, x, i) => (i > 0 && x.wall - truthSent[i - 1]!.wall > worst[0] ? [+(x.wall - truthSent[i - 1]!.wall).toFixed(3), x.stamp] : worst), [0, 0]);
+    report.roverPoseSource = { sent: truthSent.length, cameBack: roverTf.length, longestSendPause: pause, gapsSent: gaps(truthSent).slice(0, 10), gapsBack: gaps(roverTf).slice(0, 10) };
     report.tf = { figures, rover_landed_z_m: landed.length ? landed[landed.length - 1] : null, rover_rest_z_m: ROVER_REST_Z };
     for (const [body, f] of Object.entries(figures)) {
       expect(f.samples, body).toBeGreaterThan(20);
