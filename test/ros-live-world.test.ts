@@ -78,9 +78,13 @@ const stampOf = (t: number): { sec: number; nanosec: number } => {
   return { sec: Math.floor(ns / 1e9), nanosec: ns % 1e9 };
 };
 
-/** rviz2 lines of a launch log that are warnings or errors (ros2 launch prefixes each line with [rviz2-N]). */
+/**
+ * rviz2 lines of a launch log that are warnings or errors (ros2 launch prefixes each line with [rviz2-N]), and the
+ * messages its displays dropped, which rviz logs at INFO: a sensor message it could not place in `world` (seen
+ * live while a gap in the Rover's /tf lasted).
+ */
 const rvizComplaints = (log: string): string[] =>
-  log.split('\n').filter((l) => /^\[rviz2-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]|\bERROR\b|Could not|No transform/.test(l));
+  log.split('\n').filter((l) => /^\[rviz2-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]|\bERROR\b|Could not|No transform|Message Filter dropping/.test(l));
 /** body_bridge lines that are warnings or errors, but for the user's-model ones (isModelWarning). */
 const bridgeComplaints = (log: string): string[] =>
   log.split('\n').filter((l) => /^\[body_bridge-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]/.test(l) && !isModelWarning(l));
