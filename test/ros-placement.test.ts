@@ -97,7 +97,7 @@ describe('placement in a shared frame', () => {
   it('odometry: each message places the root at placement ∘ odometry pose on /tf, stamped with the message', () => {
     const r = rig(freeRoot(), { placement_frame: 'world', placement: PLACEMENT, placement_topic: 'diff_drive/odom', frame_prefix: 'r1/' });
     expect(rootFromWorld(statics(r))).toEqual([]);
-    expect(r.transport.topics().find((t) => t.topic === 'diff_drive/odom')).toMatchObject({ type: 'nav_msgs/msg/Odometry', direction: 'subscribe', qos: { reliability: 'best_effort', depth: 50 } });
+    expect(r.transport.topics().find((t) => t.topic === 'diff_drive/odom')).toMatchObject({ type: 'nav_msgs/msg/Odometry', direction: 'subscribe', qos: { reliability: 'best_effort', depth: 500 } });
     const msg = odometry(at(1000, 500), 0.5, 0, Math.PI / 2);
     expect(checkMessage(MessageType.Odometry, msg)).toEqual([]);
     // Odometry at a best-effort or reliable publisher's QoS reaches the node.

@@ -12,11 +12,13 @@ import { TF_TOPIC, WARNING_PERIOD_NS } from './tf-publisher.js';
 import { type QoS, sensorDataQoS, tfQoS, type Transport } from './transport.js';
 
 /**
- * Best effort, so that it hears reliable and best-effort publishers alike, with a second of a 50 Hz source kept: a
- * node busy relaying sensors takes its messages in bursts, and with SensorDataQoS's 5 it lost 0.3 s of a 50 Hz
- * ground truth at a time (seen live, test/ros-live-world.test.ts) — a gap in the root's /tf.
+ * Best effort, so that it hears reliable and best-effort publishers alike, keeping what a tf2 listener buffers
+ * (10 s) of a 50 Hz source: a late pose is still right at its stamp, a lost one is a gap in the root's /tf. Poses
+ * come in bursts — a node busy relaying sensors takes its messages late, and Choreonoid's compensatory real-time
+ * sync runs a stalled simulation fast to catch up — and with 5 a busy node lost 0.3 s of a 50 Hz ground truth at a
+ * time, with 50 1.6 s on a loaded machine (seen live, test/ros-live-world.test.ts).
  */
-export const POSE_SOURCE_QOS: QoS = { ...sensorDataQoS, depth: 50 };
+export const POSE_SOURCE_QOS: QoS = { ...sensorDataQoS, depth: 500 };
 
 /** Wall seconds without a first message on placement_topic before the node says the body has no pose. */
 export const FIRST_POSE_WAIT_S = 5;

@@ -167,6 +167,11 @@ export interface XDisplay {
   height: number;
   /** The whole screen as raw RGB bytes (width × height × 3), and a PNG at `png` when given. */
   screenshot(png?: string): Buffer;
+  /**
+   * The same without blocking: a suite that feeds a node from its own event loop (a ground truth as it comes)
+   * keeps feeding while ImageMagick takes seconds on a loaded machine; a blocked feed bursts its backlog after.
+   */
+  capture(png?: string): Promise<Buffer>;
   stop(): Promise<void>;
 }
 
@@ -190,9 +195,28 @@ export async function startXvfb(width = 1400, height = 1000): Promise<XDisplay> 
         if (png) spawnSync('convert', ['-size', `${width}x${height}`, '-depth', '8', 'rgb:-', png], { input: raw.stdout });
         return raw.stdout;
       },
+      async capture(png?: string): Promise<Buffer> {
+        const raw = await piped('import', ['-display', display, '-window', 'root', '-depth', '8', 'rgb:-']);
+        if (png) await piped('convert', ['-size', `${width}x${height}`, '-depth', '8', 'rgb:-', png], raw);
+        return raw;
+      },
       stop: () => group.stopAll(),
     };
   }
+}
+
+/** A command's whole stdout, `input` written to its stdin; rejects with its stderr when it fails. */
+function piped(command: string, args: string[], input?: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    p.stdout.on('data', (d: Buffer) => out.push(d));
+    p.stderr.on('data', (d) => (err += String(d)));
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${command} exited ${code}: ${err}`))));
+    p.stdin.end(input);
+  });
 }
 
 /** The environment for a GUI peer on `display`: Mesa's software renderer, no X access control dance. */

@@ -9,6 +9,8 @@ export const PROJECT_FILE = 'World.cnoid';
 export const ARM = 'Arm';
 export const ROVER = 'Rover';
 export const MOTION_FILE = 'arm-poses.seq';
+/** The project kept in the repository (README's screenshot), its arm holding its last pose from the start. */
+export const SHOWCASE_MOTION_FILE = 'ArmPose.seq';
 /** The AIST simulator's step (s): BodyMotionControllerItem plays a motion at exactly this rate. */
 export const TIME_STEP = 0.001;
 /** Where the Rover's ground truth is published (geometry_msgs/PoseStamped in world), from the probe's log. */
@@ -106,10 +108,15 @@ export function commandedArm(t: number): number[] {
   return rad(degrees(ARM_POSES[0]!));
 }
 
-/** The motion (BODY-MOTION-YAML) the arm's BodyMotionControllerItem plays: 1 / TIME_STEP frames per second. */
-export function motionSeq(): string {
-  const end = ARM_POSES[ARM_POSES.length - 1]!.to + 1;
-  const frames = Math.round(end / TIME_STEP) + 1;
+/**
+ * The motion (BODY-MOTION-YAML) the arm's BodyMotionControllerItem plays: 1 / TIME_STEP frames per second, the
+ * poses in turn; `held`: only the last pose, one frame (the controller leaves its joints' targets there, so the
+ * arm holds it for as long as the simulation runs).
+ */
+export function motionSeq(options: { held?: boolean } = {}): string {
+  const last = ARM_POSES[ARM_POSES.length - 1]!;
+  const frames = options.held ? 1 : Math.round((last.to + 1) / TIME_STEP) + 1;
+  const at = (i: number): number[] => commandedArm(options.held ? last.from : i * TIME_STEP);
   const lines = [
     'type: CompositeSeq',
     'content: BodyMotion',
@@ -123,7 +130,7 @@ export function motionSeq(): string {
     `    numParts: ${ARM_JOINTS.length}`,
     '    frames:',
   ];
-  for (let i = 0; i < frames; i++) lines.push(`      - [ ${commandedArm(i * TIME_STEP).map((q) => q.toFixed(9)).join(', ')} ]`);
+  for (let i = 0; i < frames; i++) lines.push(`      - [ ${at(i).map((q) => q.toFixed(9)).join(', ')} ]`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -160,11 +167,12 @@ function bodyItem(b: SceneBody, extra: string[], children: string[] = []): strin
 
 /**
  * The project: the world with /clock (WorldROS2Item), the arm under BodyROS2Item and a motion controller playing
- * MOTION_FILE, the Rover under BodyROS2Item, the obstacles fixed (without the pillar when asked), the AIST
+ * `motionFile` (MOTION_FILE unless said), the Rover under BodyROS2Item, the obstacles fixed (without the pillar when asked), the AIST
  * simulator at 1 ms in forward dynamics (the Rover falls onto the floor; the motion controller holds the arm), and
  * GLVisionSimulator for the Rover's camera and scanner.
  */
-export function projectText(options: { pillar?: boolean } = {}): string {
+export function projectText(options: { pillar?: boolean; motionFile?: string } = {}): string {
+  const motionFile = options.motionFile ?? MOTION_FILE;
   const obstacles = OBSTACLES.filter((o) => options.pillar !== false || o !== PILLAR);
   return `# The world scene of test/ros-live-world.test.ts, written by test/live/world/scene.ts.
 items:
@@ -190,7 +198,7 @@ ${bodyItem(ARM_BODY, ['fix_root: true', `joint_displacements: ${vec(ARM_JOINTS.m
   '              plugin: Body',
   '              class: BodyMotionControllerItem',
   '              children:',
-  `                - { name: "ArmPoses", plugin: Body, class: BodyMotionItem, is_checked: true, data: { file: "${MOTION_FILE}", format: BODY-MOTION-YAML } }`,
+  `                - { name: "ArmPoses", plugin: Body, class: BodyMotionItem, is_checked: true, data: { file: "${motionFile}", format: BODY-MOTION-YAML } }`,
 ])}
 ${bodyItem(ROVER_BODY, [], ['            - { name: "BodyROS2", plugin: ROS2, class: BodyROS2Item, data: { joint_state_update_rate: 100 } }'])}
 ${obstacles.map((o) => bodyItem(o, ['fix_root: true'])).join('\n')}
