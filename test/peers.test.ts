@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { srdfdomFlags } from './support/moveit-peers.js';
-import { isLiveSuite, liveSuitesSummary, rosOfRun } from './support/live-summary.js';
+import { isLiveSuite, liveSuitesSummary, rosOfRun, suiteRun } from './support/live-summary.js';
 import { formatNotes, type PeerNote } from './support/peer-notes.js';
 import { skipWithout } from './support/peer-skip.js';
 import {
@@ -218,6 +218,13 @@ describe('strict mode and the summary', () => {
       '  live suites 8.3 min of 8.3 min summed over all 4 test files',
     ]);
     expect(liveSuitesSummary(runs.slice(3), [], env, '/r')).toEqual([]);
+    // A suite whose beforeAll threw: vitest marks its tests skipped, the file failed.
+    const setupFailed = suiteRun('/r/test/ros-live.test.ts', ['skipped', 'skipped'], 'failed', 2_000);
+    expect(setupFailed).toMatchObject({ passed: 0, failed: 1, skipped: 2, fileFailed: true });
+    expect(liveSuitesSummary([setupFailed], [], env, '/r')[1]).toBe('  test/ros-live.test.ts  failed outside its tests (its error is above), 0 passed, 2 skipped, 2.0 s');
+    expect(suiteRun('/r/test/a.test.ts', [], 'failed', 0).failed).toBe(1);
+    expect(suiteRun('/r/test/a.test.ts', ['passed', 'failed', 'skipped'], 'failed', 0)).toMatchObject({ passed: 1, failed: 1, skipped: 1 });
+    expect(suiteRun('/r/test/a.test.ts', ['skipped'], 'skipped', 0)).toMatchObject({ failed: 0, skipped: 1 });
     expect(rosOfRun({})).toBe('no ROS 2 sourced (AMENT_PREFIX_PATH is not set)');
     expect(rosOfRun({ AMENT_PREFIX_PATH: '/ws/install:/opt/ros/jazzy', ROS_DISTRO: 'jazzy' })).toBe('ROS 2 jazzy from /opt/ros/jazzy');
     expect(['test/ros-live.test.ts', 'test/ros-live-choreonoid.test.ts'].every(isLiveSuite)).toBe(true);

@@ -15,6 +15,26 @@ export interface SuiteRun {
   skipped: number;
   /** Import, collection (the live suites look their peers up there) and tests, in ms. */
   millis: number;
+  /** The file failed outside its tests (an import, a beforeAll or afterAll that threw); counted in `failed`. */
+  fileFailed?: boolean;
+}
+
+/**
+ * One file's account from its tests' states and its own. A beforeAll that throws leaves every test of the file
+ * "skipped", and a file that fails to import has no tests: either way the file is one failure, never a skip.
+ */
+export function suiteRun(file: string, testStates: readonly string[], fileState: string, millis: number): SuiteRun {
+  const run: SuiteRun = { file, passed: 0, failed: 0, skipped: 0, millis };
+  for (const state of testStates) {
+    if (state === 'passed') run.passed++;
+    else if (state === 'failed') run.failed++;
+    else run.skipped++;
+  }
+  if (fileState === 'failed' && run.failed === 0) {
+    run.failed = 1;
+    run.fileFailed = true;
+  }
+  return run;
 }
 
 const minutes = (ms: number): string => (ms >= 60_000 ? `${(ms / 60_000).toFixed(1)} min` : `${(ms / 1000).toFixed(1)} s`);
@@ -39,8 +59,9 @@ export function liveSuitesSummary(runs: readonly SuiteRun[], notes: readonly Pee
   for (const r of live) {
     const absent = [...new Set(notes.filter((n) => n.file === r.file && !n.part).map((n) => n.peer))].sort();
     const ran = r.passed + r.failed;
-    const state =
-      ran === 0
+    const state = r.fileFailed
+      ? `failed outside its tests (its error is above), ${r.passed} passed, ${r.skipped} skipped`
+      : ran === 0
         ? `skipped${absent.length > 0 ? ` (no ${absent.join(', no ')})` : ''}`
         : `ran: ${r.passed} passed, ${r.failed} failed` + (r.skipped > 0 ? `, ${r.skipped} skipped${absent.length > 0 ? ` (no ${absent.join(', no ')})` : ''}` : '');
     lines.push(`  ${name(r.file).padEnd(width)}  ${state}, ${minutes(r.millis)}`);
