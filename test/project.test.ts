@@ -558,12 +558,12 @@ describe('choreonoid_ros items', () => {
   });
 
   test.each([
-    ['no namespace', '', '', '/controller_manager', '/robot_state_publisher'],
-    ['a relative namespace (the URDF is looked up under it twice)', 'namespace: r1', 'r1', '/r1/controller_manager', '/r1/r1/robot_state_publisher'],
-    ['an absolute namespace', 'namespace: /r1', '/r1', '/r1/controller_manager', '/r1/robot_state_publisher'],
-  ])('ROS2ControlItem with %s', (_, data, namespace, controllerManager, robotStatePublisher) => {
+    ['no namespace', '', '', '/controller_manager', '/robot_state_publisher', '/robot_description'],
+    ['a relative namespace (on Humble the URDF is looked up under it twice)', 'namespace: r1', 'r1', '/r1/controller_manager', '/r1/r1/robot_state_publisher', '/r1/robot_description'],
+    ['an absolute namespace', 'namespace: /r1', '/r1', '/r1/controller_manager', '/r1/robot_state_publisher', '/r1/robot_description'],
+  ])('ROS2ControlItem with %s', (_, data, namespace, controllerManager, robotStatePublisher, robotDescriptionTopic) => {
     const c = read(projectText(body('Arm', 'file: "models/arm.body"', [item('ROS2', 'ROS2ControlItem', 'ROS2Control', data)])));
-    expect(loaded(c, 'Arm').ros.ros2Control).toMatchObject({ itemName: 'ROS2Control', namespace, controllerManager, robotStatePublisher });
+    expect(loaded(c, 'Arm').ros.ros2Control).toMatchObject({ itemName: 'ROS2Control', namespace, controllerManager, robotStatePublisher, robotDescriptionTopic });
   });
 
   test('WorldROS2Item: the world\'s clock node', () => {

@@ -131,7 +131,7 @@ function bodyText(b: ProjectBody, indent: string): string[] {
   const { bodyRos2, ros2Control } = b.ros;
   if (bodyRos2) lines.push(`${at}ros      BodyROS2Item "${bodyRos2.itemName}": namespace ${bodyRos2.namespace}, joint_states at ${num(bodyRos2.jointStateUpdateRate)} Hz`);
   if (ros2Control) {
-    lines.push(`${at}ros      ROS2ControlItem "${ros2Control.itemName}": namespace "${ros2Control.namespace}", ${ros2Control.controllerManager}, URDF from ${ros2Control.robotStatePublisher}`);
+    lines.push(`${at}ros      ROS2ControlItem "${ros2Control.itemName}": namespace "${ros2Control.namespace}", ${ros2Control.controllerManager}, URDF from ${ros2Control.robotStatePublisher} (Humble) or the topic ${ros2Control.robotDescriptionTopic} (later)`);
   }
   return lines;
 }

@@ -54,6 +54,7 @@ export function ros2ControlItem(itemName: string, data: YMap, at: SourceLocation
     controlNode: under(nodeNamespace, 'choreonoid_ros2_control'),
     controllerManager: under(nodeNamespace, 'controller_manager'),
     robotStatePublisher,
+    robotDescriptionTopic: under(nodeNamespace, 'robot_description'),
   };
 }
 

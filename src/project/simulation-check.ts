@@ -89,7 +89,7 @@ export function checkSimulationProject(project: Project, modelFile: string, opti
     out.namespace = control.namespace;
     const at = control.namespaceAt ?? control.at;
     if (control.namespace !== '' && !control.namespace.startsWith('/')) {
-      error(at, `ROS2ControlItem's namespace "${control.namespace}" is relative: the item looks robot_state_publisher up inside it (${control.robotStatePublisher}); make it /${control.namespace}`);
+      error(at, `ROS2ControlItem's namespace "${control.namespace}" is relative: on Humble the item looks robot_state_publisher up inside it (${control.robotStatePublisher}); make it /${control.namespace}, which names the same place on every distribution`);
     }
     if (options.namespace !== undefined && trimNamespace(options.namespace) !== trimNamespace(control.namespace)) {
       error(at, `ROS2ControlItem's namespace is "${control.namespace}" but the launch runs robot_state_publisher and the controllers in "${options.namespace}": the item would wait for ${control.robotStatePublisher} forever`);

@@ -41,6 +41,12 @@ export interface Ros2ControlItem {
    * `/r1/r1/robot_state_publisher`, an absolute `/r1` at `/r1/robot_state_publisher`.
    */
   robotStatePublisher: string;
+  /**
+   * After Humble the item's controller manager takes the URDF from this topic instead, relative to its own node
+   * (`<namespace>/robot_description`, a relative namespace not doubled). Where the namespace is absolute the two
+   * name the same place, which is why the launches want it absolute.
+   */
+  robotDescriptionTopic: string;
 }
 
 /** A choreonoid_ros WorldROS2Item: publishes /clock while a simulation of its world runs. */
