@@ -38,7 +38,7 @@ import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { mulVec } from '../src/model/math.js';
 import type { Device, RobotModel, Vec3 } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
-import { type Any, commandLine, cpuOver, guiEnv, installedPackage, liveRos, processGroup, processTree, sleep, sourced, startXvfb, waitFor, type XDisplay } from './support/live-rig.js';
+import { type Any, commandLine, cpuOver, guiEnv, installedPackage, liveRos, processGroup, processTree, sleep, sourced, startXvfb, waitFor, type XDisplay, ownRosDomain } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { findChoreonoidRos, findTopicToolsRelay, findXvfb } from './support/peers.js';
 import {
@@ -57,6 +57,8 @@ import {
   placementPose,
 } from './live/choreonoid/geometry.js';
 import { BASE_BY_RUN, BOXES, GRAVITY, MASS, MOTION_FILE, motionSeq, type Placement, POSES, PROJECT, ROBOT_BODY, ROBOT_NAME, SCENE_DIR, SETTLE } from './live/choreonoid/scene.js';
+
+ownRosDomain('ros-live-choreonoid');
 
 const ros = await liveRos();
 // The simulator is looked for only where the graph is there: elsewhere the first line says it all.

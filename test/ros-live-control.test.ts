@@ -33,7 +33,7 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadRobotModel } from '../src/load.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { type Any, installedPackage, liveRos, processGroup, sleep, sourced, waitFor } from './support/live-rig.js';
+import { type Any, installedPackage, liveRos, processGroup, sleep, sourced, waitFor, ownRosDomain } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup } from './support/peers.js';
 import { chainJoints, readSrdf, readUrdf } from './support/moveit-live.js';
@@ -52,6 +52,8 @@ import {
   sampleAt,
   tipTolerance,
 } from './support/control-live.js';
+
+ownRosDomain('ros-live-control');
 
 const ros = await liveRos();
 // The simulator and the controllers are looked for only where the graph is there: elsewhere the first line says it all.

@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor } from './support/live-rig.js';
+import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor, ownRosDomain } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findMoveGroup } from './support/peers.js';
 import {
@@ -41,6 +41,8 @@ import {
   readUrdf,
   trajectoryViolations,
 } from './support/moveit-live.js';
+
+ownRosDomain('ros-live-moveit');
 
 const ros = await liveRos();
 // move_group is looked for only where the graph is there: elsewhere the first line says it all.

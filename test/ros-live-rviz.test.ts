@@ -24,9 +24,12 @@ import {
   startXvfb,
   waitFor,
   type XDisplay,
+  ownRosDomain,
 } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { findImageMagick, findRviz2, findXvfb, found } from './support/peers.js';
+
+ownRosDomain('ros-live-rviz');
 
 const ros = await liveRos();
 const withoutRos = skipWithout(ros);

@@ -23,12 +23,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mat3 } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
-import { type Any, differingPixels, guiEnv, installedPackage, isModelWarning, liveRos, processGroup, sleep, sourced, startXvfb, waitFor, type XDisplay } from './support/live-rig.js';
+import { type Any, differingPixels, guiEnv, installedPackage, isModelWarning, liveRos, processGroup, sleep, sourced, startXvfb, waitFor, type XDisplay, ownRosDomain } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findChoreonoidRos, findImageMagick, findMoveGroup, findRviz2, findXvfb } from './support/peers.js';
 import { fclCollisions, fclPeers, type ObstacleBox } from './support/moveit-peers.js';
 import { poseFromMatrix16, rotationAngle, stampSeconds, TfBuffer } from './live/choreonoid/geometry.js';
 import { ARM, ARM_BODY, ARM_POSES, CABINET, FLOOR, MOTION_FILE, motionSeq, OBSTACLES, PILLAR, PROJECT_FILE, projectText, ROVER, ROVER_POSE_TOPIC, ROVER_REST_Z, SCENE_DIR, SETTLE, WALL } from './live/world/scene.js';
+
+ownRosDomain('ros-live-world');
 
 const ros = await liveRos();
 // The peers are looked for only where the graph is there: elsewhere the first line says it all.

@@ -11,9 +11,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { installedPackage } from './support/live-rig.js';
+import { installedPackage, ownRosDomain } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { findRobotStatePublisher, type Lookup, missing } from './support/peers.js';
+
+ownRosDomain('ros-live');
 
 // The live graph: a sourced ROS 2, and rclnodejs built against it by `npm ci` run with it sourced.
 const rosInstall = 'source a ROS 2 (its setup.bash), then run npm ci so that rclnodejs builds against it (docs/peers.md)';

@@ -309,3 +309,23 @@ export async function cpuOver(groups: Record<string, number[]>, ms: number): Pro
  */
 export const isModelWarning = (line: string): boolean =>
   /^\[body_bridge-\d+\] \[WARN\]/.test(line) && (/\.(body|wrl|yaml):\d+:\d+: warning:/.test(line) || /no input topic \(nameless device/.test(line));
+
+/** The live suites that run ROS nodes, each given a ROS domain of its own by ownRosDomain. */
+const LIVE_SUITES = ['ros-live', 'ros-live-choreonoid', 'ros-live-control', 'ros-live-moveit', 'ros-live-rviz', 'ros-live-world'] as const;
+
+/**
+ * Puts this test file's process, and every process it starts, on a ROS domain of the suite's own: vitest runs
+ * files side by side, and two suites on one domain would hear each other's Choreonoid /clock and /tf, and call
+ * each other's move_group. It also keeps the suites off the domain of a graph the user has running. Domains
+ * BODY_BRIDGE_LIVE_DOMAIN_BASE + 1… (default 60: 61–66, clear of the default 0 and of Linux's ephemeral ports);
+ * set the base apart to run two checkouts' suites at once.
+ */
+export function ownRosDomain(suite: (typeof LIVE_SUITES)[number]): number {
+  const base = Number(process.env.BODY_BRIDGE_LIVE_DOMAIN_BASE ?? 60);
+  if (!Number.isInteger(base) || base < 0 || base + LIVE_SUITES.length > 101) {
+    throw new Error(`BODY_BRIDGE_LIVE_DOMAIN_BASE=${process.env.BODY_BRIDGE_LIVE_DOMAIN_BASE}: expected a whole number from 0 to ${101 - LIVE_SUITES.length}`);
+  }
+  const domain = base + 1 + LIVE_SUITES.indexOf(suite);
+  process.env.ROS_DOMAIN_ID = String(domain);
+  return domain;
+}
