@@ -119,8 +119,11 @@ def simulation(context):
         # The robot without MoveIt: body_bridge alone, or with rviz2 (display.launch.py).
         display = {'gui': 'false', 'fixed_frame': 'odom'} if spawners.get('diff_drive') else {'gui': 'false'}
         robot = launch_file('display.launch.py' if is_true(get('rviz')) else 'bridge.launch.py', {**served, **display})
-    actions = [
-        LogInfo(msg='ros2_control configuration from %s in %s (%s)' % (model, out, report.strip().splitlines()[-1])),
+    lines = report.strip().splitlines()
+    # What body-bridge control warned about before its summary (the user's project, located; the model): shown,
+    # as a project that lacks what is needed is.
+    actions = [LogInfo(msg=line) for line in lines[:-1] if line] + [
+        LogInfo(msg='ros2_control configuration from %s in %s (%s)' % (model, out, lines[-1])),
         tools.remove_at_shutdown(out),
         choreonoid,
         spawner(spawners['active'], False),

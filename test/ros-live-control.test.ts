@@ -18,6 +18,10 @@
 //   end within the latter;
 // - the largest tracking error during each motion (the trajectory controller's controller_state: reference −
 //   feedback) is reported per joint.
+// A user's own project (test/models/control/arm1.cnoid: PA10 from Choreonoid's share bolted at (0.5, −0.3, 0), turned
+// 30°, under an item name of its own, ros2_control in /arm1): `simulation.launch.py body_file:=PA10 project:=` takes
+// it (checked, no project made), Choreonoid simulates it (the root where the project bolts it), body_bridge,
+// move_group, the controller manager and the spawned controllers run in /arm1, and a few goals are judged as above.
 // Drives: a two-wheeled cart of our own (test/models/control/cart.body) and OpenHRP's RH2 (two drive wheels, two
 // casters): a TwistStamped of 0.2 m/s for 3 s (simulation time) on diff_drive_controller moves the root 0.6 m
 // ± 5 % in Choreonoid, and the controller's odometry agrees within ODOMETRY_TOLERANCE.
@@ -32,6 +36,8 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadRobotModel } from '../src/load.js';
+import type { Vec3 } from '../src/model/types.js';
+import { installedChoreonoid } from '../src/project/index.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { type Any, installedPackage, liveRos, processGroup, sleep, sourced, waitFor, ownRosDomain } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
@@ -137,6 +143,19 @@ const ARMS: Arm[] = [
   { name: 'UR10', file: join(corpusDir, 'choreonoid/share/model/UniversalRobots/UR10.body') },
   { name: 'RH2_Arm', file: join(corpusDir, 'openhrp3/sample/model/RH2/RH2_Arm.wrl') },
 ];
+/** A user's own project (simulation.launch.py project:=), checked and run instead of the one made from the model. */
+interface UserProject {
+  file: string;
+  /** Its body item: a name of the user's, not the model's. */
+  item: string;
+  /** Its ROS2ControlItem's namespace, given by no launch argument. */
+  namespace: string;
+  /** Where it bolts the arm's root: in the world, turned about z. */
+  root: { translation: Vec3; yawDeg: number };
+}
+const USER_PROJECT: UserProject = { file: join(projectRoot, 'test/models/control/arm1.cnoid'), item: 'Arm', namespace: '/arm1', root: { translation: [0.5, -0.3, 0], yawDeg: 30 } };
+/** Few goals there: the gains and controllers are the model-only PA10's, which the ARMS case moves through 13. */
+const USER_PROJECT_GOALS = { joint: 2, pose: 1 };
 const DRIVES: Arm[] = [
   { name: 'cart', file: join(projectRoot, 'test/models/control/cart.body') },
   { name: 'RH2', file: join(corpusDir, 'openhrp3/sample/model/RH2/RH2_withoutArm_withoutSensor.wrl') },
@@ -197,8 +216,8 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
     }
   });
 
-  /** The simulation launch for one model, its probe folder, and its log so far. */
-  const startSimulation = (robot: Arm, extra: string[] = []) => {
+  /** The simulation launch for one model, its probe folder, and its log so far; `item`: the body item Choreonoid's probe reads, if not the model's name. */
+  const startSimulation = (robot: Arm, extra: string[] = [], item?: string) => {
     const dir = join(scratch, robot.name);
     const probeDir = join(dir, 'probe');
     mkdirSync(probeDir, { recursive: true });
@@ -207,7 +226,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       ...process.env,
       TMPDIR: dir,
       BB_PROBE_DIR: probeDir,
-      BB_PROBE_BODY: bodyName,
+      BB_PROBE_BODY: item ?? bodyName,
       // --start-simulation starts it (through the SimulationBar, so WorldROS2Item publishes /clock).
       BB_PROBE_NOSTART: '1',
     });
@@ -254,10 +273,10 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
     return { tf, stop: () => subs.forEach((s) => node.destroySubscription(s)) };
   };
 
-  /** Runs the MoveIt probe with the installed package sourced; its JSON answer, or an error with its stderr. */
-  const moveitRequest = (request: unknown, log: () => string): Promise<{ executions: Execution[]; planning_frame?: string }> =>
+  /** Runs the MoveIt probe with the installed package sourced, in move_group's namespace; its JSON answer, or an error with its stderr. */
+  const moveitRequest = (request: unknown, log: () => string, namespace = ''): Promise<{ executions: Execution[]; planning_frame?: string }> =>
     new Promise((resolve, reject) => {
-      const p = spawn('bash', sourced(setup, `${rosPython()} ${moveitProbe}`), { stdio: ['pipe', 'pipe', 'pipe'] });
+      const p = spawn('bash', sourced(setup, `${rosPython()} ${moveitProbe}${namespace ? ` --ros-args -r __ns:=${namespace}` : ''}`), { stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       p.stdout.on('data', (d) => (out += String(d)));
@@ -271,125 +290,182 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       p.stdin.end(JSON.stringify(request));
     });
 
+  /**
+   * One arm simulated and moved: per group with a controller, MoveIt plans and executes `goals` through the
+   * generated controllers, judged as the header says. With `user`, the launch runs the user's project instead of
+   * making one, everything in its ROS2ControlItem's namespace, and what only that project decides is checked too.
+   */
+  const moveArm = async (arm: Arm, goals: { joint: number; pose: number }, user?: UserProject): Promise<void> => {
+    const ns = user?.namespace ?? '';
+    // Who runs where: the nodes of the graph, by namespace.
+    const nodes = (): string[] => (node.getNodeNamesAndNamespaces() as { name: string; namespace: string }[]).map((n) => `${n.namespace.replace(/\/$/, '')}/${n.name}`);
+    const outside = ['robot_state_publisher', 'move_group', 'controller_manager'].map((n) => `/${n}`);
+    if (user) {
+      // The case before runs these in /; the graph keeps a stopped process's nodes until its DDS participant's
+      // lease runs out (seen: the case after RH2_Arm found RH2_Arm's /move_group and /controller_manager).
+      await waitFor(`${outside.join(', ')} of the case before gone from the ROS graph`, 120_000, () => !outside.some((n) => nodes().includes(n)), () => `nodes: ${nodes().join(', ')}`);
+    }
+    const run = startSimulation(arm, user ? [`project:=${user.file}`] : [], user?.item);
+    const log = run.launch.output;
+    await waitFor(`move_group ready (MoveIt${ns ? ` in ${ns}` : ''})`, START_TIMEOUT, () => log().includes(READY) || run.launch.child.exitCode !== null, log);
+    expect(log(), log().slice(-4000)).toContain(READY);
+    await waitForControllers(run);
+    const { tf, stop: stopTf } = tfListener();
+
+    const urdf = readUrdf(await latched(`${ns}/robot_description`, (t) => t.includes('<robot')));
+    const srdf = readSrdf(await latched(`${ns}/robot_description_semantic`, (t) => t.includes('<robot')));
+    const spawners = parseYaml(readFileSync(join(run.controlDir(), 'spawners.yaml'), 'utf8')) as { active: string[]; controller_manager: string; namespace?: string };
+    const inNamespace = user ? ['robot_state_publisher', 'move_group', 'controller_manager', 'choreonoid_ros2_control', ...spawners.active].map((n) => `${user.namespace}/${n}`) : [];
+    await waitFor(`${inNamespace.join(', ')} in the ROS graph (body_bridge, move_group, Choreonoid's controller manager and the spawned controllers)`, 120_000, () => inNamespace.every((n) => nodes().includes(n)), () => `${log()}\nnodes: ${nodes().join(', ')}`);
+    const graph = nodes();
+    // The groups MoveIt executes through a controller of their own (whole_body has none).
+    const groups = srdf.groups.filter((g) => spawners.active.includes(`${g.name}_controller`));
+    expect(groups.length, `groups with controllers among ${srdf.groups.map((g) => g.name).join(', ')}`).toBeGreaterThan(0);
+    const chains = groups.filter((g) => g.chain).map((g) => ({ name: g.name, joints: chainJoints(urdf, g.chain!.base, g.chain!.tip), tip: g.chain!.tip }));
+    const jointGroups = groups.filter((g) => !g.chain).map((g) => ({ name: g.name, joints: g.joints }));
+
+    // The trajectory controllers' own account of their tracking, in simulation time.
+    const states = new Map<string, ControllerState[]>();
+    const stateSubs = groups.map((g) =>
+      node.createSubscription('control_msgs/msg/JointTrajectoryControllerState', `${ns}/${g.name}_controller/controller_state`, {}, (m: Any) => {
+        const list = states.get(g.name) ?? [];
+        list.push({ stamp: stampSeconds(m.header.stamp), joints: [...m.joint_names], error: [...m.error.positions] });
+        states.set(g.name, list);
+      }),
+    );
+
+    const limits = Object.fromEntries([...urdf.moving].map((j) => [j, [urdf.joints.get(j)!.lower, urdf.joints.get(j)!.upper]]));
+    const answer = await moveitRequest(
+      { seed: 3, timeout: 300, planning_time: 10.0, limits, chains, joint_groups: jointGroups, checks: ['execute'], executions: goals, settle: SETTLE },
+      log,
+      ns,
+    );
+    const cleanLog = log();
+    stateSubs.forEach((s: Any) => node.destroySubscription(s));
+    stopTf();
+    const probe = run.probe();
+    const controlFiles = readdirSync(run.controlDir());
+    await procs.stopAll();
+
+    const executions = answer.executions;
+    const record: Record<string, Any> = { file: arm.file, groups: groups.map((g) => g.name), executions: [] as Any[], largestTrackingError: {}, largestFinalError: {}, complaints: [] };
+    report[arm.name] = record;
+    const failures: string[] = [];
+    const check = (ok: boolean, what: string): void => {
+      if (!ok) failures.push(what);
+    };
+    if (user) {
+      record.project = user.file;
+      record.nodes = graph;
+      // The launch took the project: body-bridge control checked it and made no project of its own, and ran
+      // ros2_control, body_bridge and move_group in the project's namespace (given by no launch argument).
+      check(/ros2_control configuration from .* \(body-bridge control: wrote /.test(cleanLog), `the launch logs no ros2_control configuration written by body-bridge control`);
+      check(!controlFiles.includes('simulation.cnoid'), `body-bridge control wrote a project of its own (${controlFiles.join(', ')}) beside ${user.file}`);
+      check(spawners.namespace === user.namespace && spawners.controller_manager === `${user.namespace}/controller_manager`, `spawners.yaml: namespace ${spawners.namespace}, controller manager ${spawners.controller_manager}; the project's ROS2ControlItem is in ${user.namespace}`);
+      for (const n of outside) check(!graph.includes(n), `${n} runs outside ${user.namespace}`);
+      // The spawners colour the controller's name.
+      const plain = cleanLog.replace(/\x1b\[[0-9;]*m/g, '');
+      for (const c of spawners.active) check(new RegExp(`^\\[spawner-\\d+\\] .*Configured and activated ${c}$`, 'm').test(plain), `no spawner says it configured and activated ${c} in ${spawners.controller_manager}`);
+      // Choreonoid simulates the user's project: the arm's root stands where the project bolts it, not at the origin.
+      const rootLink = loadRobotModel(arm.file).links[0]!.name;
+      const first = probe.samples.find((s) => s.running && s.links[rootLink]);
+      if (!first) check(false, `Choreonoid's probe reports no pose of ${user.item}'s ${rootLink}`);
+      else {
+        const T = first.links[rootLink]!;
+        const yaw = (user.root.yawDeg * Math.PI) / 180;
+        const placed = poseDifference(
+          { translation: [T[3]!, T[7]!, T[11]!], rotation: [[T[0]!, T[1]!, T[2]!], [T[4]!, T[5]!, T[6]!], [T[8]!, T[9]!, T[10]!]] },
+          { translation: user.root.translation, rotation: [[Math.cos(yaw), -Math.sin(yaw), 0], [Math.sin(yaw), Math.cos(yaw), 0], [0, 0, 1]] },
+        );
+        record.rootInChoreonoid = { position: placed.position, angle: placed.angle };
+        check(placed.position < 1e-6 && placed.angle < 1e-6, `${user.item}'s ${rootLink} is ${placed.position} m, ${placed.angle} rad from where ${user.file} bolts it`);
+      }
+    }
+    for (const [i, e] of executions.entries()) {
+      const what = `${arm.name} ${e.group} ${e.kind} goal ${i}`;
+      const at = sampleAt(probe.samples, e.settled);
+      const start = sampleAt(probe.samples, e.sent);
+      const end = sampleAt(probe.samples, e.done);
+      const entry: Record<string, Any> = { group: e.group, kind: e.kind, errorCode: e.error_code, seconds: e.done - e.sent, duration: e.points.at(-1)?.t };
+      record.executions.push(entry);
+      check(e.error_code === SUCCESS, `${what}: move_group reports error code ${e.error_code}`);
+      if (e.error_code !== SUCCESS || !at || !start || !end || e.points.length === 0) {
+        check(false, `${what}: no trajectory or no Choreonoid sample around it`);
+        continue;
+      }
+      // Joint angles at rest, as Choreonoid holds them, against the commanded end (and a joint goal).
+      const last = e.points.at(-1)!.p;
+      const finalError: Record<string, number> = {};
+      e.joint_names.forEach((j, k) => {
+        const q = at.q[j];
+        if (q === undefined) return check(false, `${what}: Choreonoid reports no joint ${j}`);
+        finalError[j] = Math.abs(q - last[k]!);
+        check(finalError[j]! <= FINAL_JOINT_TOLERANCE, `${what}: ${j} at ${q} in Choreonoid, ${finalError[j]} from the trajectory's end ${last[k]} (tolerance ${FINAL_JOINT_TOLERANCE})`);
+        if (e.kind === 'joint') {
+          const goal = (e.goal as Record<string, number>)[j]!;
+          check(Math.abs(q - goal) <= FINAL_JOINT_TOLERANCE + GOAL_JOINT_TOLERANCE, `${what}: ${j} at ${q} in Choreonoid, ${Math.abs(q - goal)} from the goal ${goal}`);
+        }
+        record.largestFinalError[j] = Math.max(record.largestFinalError[j] ?? 0, finalError[j]!);
+      });
+      entry.finalError = finalError;
+      // Tracking during the motion: the controller's error between the goal's start and its result (sim time).
+      const tracking = largestTrackingErrors(states.get(e.group) ?? [], start.sim, end.sim);
+      entry.trackingError = tracking;
+      for (const [j, v] of Object.entries(tracking)) record.largestTrackingError[j] = Math.max(record.largestTrackingError[j] ?? 0, v);
+      check(Object.keys(tracking).length > 0, `${what}: no controller_state from ${e.group}_controller during the motion`);
+
+      // The tip through body_bridge's /tf at that instant, against MoveIt's goal pose and its FK of the commanded end.
+      const chain = chains.find((c) => c.name === e.group);
+      if (!chain || !e.goal_fk) continue;
+      const frame = e.goal_fk.frame;
+      const tip = tf.poseIn(frame, chain.tip, at.sim);
+      if (!tip) {
+        check(false, `${what}: /tf has no ${frame} → ${chain.tip} at ${at.sim} s`);
+        continue;
+      }
+      const distances = chain.joints.map((j) => {
+        const joint = urdf.joints.get(j)!;
+        const origin = tf.poseIn(joint.child, chain.tip, at.sim);
+        return { type: joint.type === 'prismatic' ? ('prismatic' as const) : ('revolute' as const), distance: origin ? Math.hypot(...origin.translation) : Infinity };
+      });
+      const allowed = tipTolerance(distances, FINAL_JOINT_TOLERANCE);
+      const fk = poseDifference(tip, poseFromQuaternion(e.goal_fk.position, e.goal_fk.orientation));
+      entry.tipFromCommandedEnd = { position: fk.position, angle: fk.angle, allowed };
+      check(fk.position <= allowed.position && fk.angle <= allowed.angle, `${what}: the tip on /tf is ${fk.position} m, ${fk.angle} rad from MoveIt's FK of the commanded end (allowed ${JSON.stringify(allowed)})`);
+      if (e.kind !== 'joint') {
+        const goal = poseDifference(tip, poseFromQuaternion(e.goal.position, e.goal.orientation));
+        const region = { position: GOAL_REGION.position + allowed.position, angle: GOAL_REGION.angle + allowed.angle };
+        entry.tipFromGoal = { position: goal.position, angle: goal.angle, allowed: region };
+        check(goal.position <= region.position && (e.kind === 'position' || goal.angle <= region.angle), `${what}: the tip on /tf is ${goal.position} m, ${goal.angle} rad from MoveIt's goal pose (allowed ${JSON.stringify(region)})`);
+      }
+    }
+    record.complaints = logComplaints(cleanLog, ALLOWED);
+    writeFileSync(join(results, `${arm.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
+    writeFileSync(join(results, `${arm.name}.log`), cleanLog);
+    // What was asked and what Choreonoid did, to look into a failure afterwards.
+    writeFileSync(join(results, `${arm.name}.executions.json`), `${JSON.stringify(executions)}\n`);
+    copyFileSync(join(run.dir, 'probe', 'probe.jsonl'), join(results, `${arm.name}.probe.jsonl`));
+    const perGroup = groups.map((g) => [g.name, executions.filter((e) => e.group === g.name).map((e) => e.kind)] as const);
+    for (const [g, kinds] of perGroup) {
+      expect(kinds.filter((k) => k === 'joint').length, `${g}: joint goals`).toBe(goals.joint);
+      if (chains.some((c) => c.name === g)) expect(kinds.filter((k) => k !== 'joint').length, `${g}: Cartesian goals`).toBe(goals.pose);
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(record.complaints, cleanLog.slice(-6000)).toEqual([]);
+  };
+
   for (const arm of ARMS) {
-    it.skipIf(skipArms)(`${arm.name}: MoveIt executes joint and Cartesian goals through the generated controllers; Choreonoid ends where MoveIt aimed`, async () => {
-      const run = startSimulation(arm);
-      const log = run.launch.output;
-      await waitFor('move_group ready (MoveIt)', START_TIMEOUT, () => log().includes(READY) || run.launch.child.exitCode !== null, log);
-      expect(log(), log().slice(-4000)).toContain(READY);
-      await waitForControllers(run);
-      const { tf, stop: stopTf } = tfListener();
-
-      const urdf = readUrdf(await latched('/robot_description', (t) => t.includes('<robot')));
-      const srdf = readSrdf(await latched('/robot_description_semantic', (t) => t.includes('<robot')));
-      const spawners = parseYaml(readFileSync(join(run.controlDir(), 'spawners.yaml'), 'utf8')) as { active: string[] };
-      // The groups MoveIt executes through a controller of their own (whole_body has none).
-      const groups = srdf.groups.filter((g) => spawners.active.includes(`${g.name}_controller`));
-      expect(groups.length, `groups with controllers among ${srdf.groups.map((g) => g.name).join(', ')}`).toBeGreaterThan(0);
-      const chains = groups.filter((g) => g.chain).map((g) => ({ name: g.name, joints: chainJoints(urdf, g.chain!.base, g.chain!.tip), tip: g.chain!.tip }));
-      const jointGroups = groups.filter((g) => !g.chain).map((g) => ({ name: g.name, joints: g.joints }));
-
-      // The trajectory controllers' own account of their tracking, in simulation time.
-      const states = new Map<string, ControllerState[]>();
-      const stateSubs = groups.map((g) =>
-        node.createSubscription('control_msgs/msg/JointTrajectoryControllerState', `/${g.name}_controller/controller_state`, {}, (m: Any) => {
-          const list = states.get(g.name) ?? [];
-          list.push({ stamp: stampSeconds(m.header.stamp), joints: [...m.joint_names], error: [...m.error.positions] });
-          states.set(g.name, list);
-        }),
-      );
-
-      const limits = Object.fromEntries([...urdf.moving].map((j) => [j, [urdf.joints.get(j)!.lower, urdf.joints.get(j)!.upper]]));
-      const answer = await moveitRequest(
-        { seed: 3, timeout: 300, planning_time: 10.0, limits, chains, joint_groups: jointGroups, checks: ['execute'], executions: { joint: JOINT_GOALS, pose: POSE_GOALS }, settle: SETTLE },
-        log,
-      );
-      const cleanLog = log();
-      stateSubs.forEach((s: Any) => node.destroySubscription(s));
-      stopTf();
-      const probe = run.probe();
-      await procs.stopAll();
-
-      const executions = answer.executions;
-      const record: Record<string, Any> = { file: arm.file, groups: groups.map((g) => g.name), executions: [] as Any[], largestTrackingError: {}, largestFinalError: {}, complaints: [] };
-      report[arm.name] = record;
-      const failures: string[] = [];
-      const check = (ok: boolean, what: string): void => {
-        if (!ok) failures.push(what);
-      };
-      for (const [i, e] of executions.entries()) {
-        const what = `${arm.name} ${e.group} ${e.kind} goal ${i}`;
-        const at = sampleAt(probe.samples, e.settled);
-        const start = sampleAt(probe.samples, e.sent);
-        const end = sampleAt(probe.samples, e.done);
-        const entry: Record<string, Any> = { group: e.group, kind: e.kind, errorCode: e.error_code, seconds: e.done - e.sent, duration: e.points.at(-1)?.t };
-        record.executions.push(entry);
-        check(e.error_code === SUCCESS, `${what}: move_group reports error code ${e.error_code}`);
-        if (e.error_code !== SUCCESS || !at || !start || !end || e.points.length === 0) {
-          check(false, `${what}: no trajectory or no Choreonoid sample around it`);
-          continue;
-        }
-        // Joint angles at rest, as Choreonoid holds them, against the commanded end (and a joint goal).
-        const last = e.points.at(-1)!.p;
-        const finalError: Record<string, number> = {};
-        e.joint_names.forEach((j, k) => {
-          const q = at.q[j];
-          if (q === undefined) return check(false, `${what}: Choreonoid reports no joint ${j}`);
-          finalError[j] = Math.abs(q - last[k]!);
-          check(finalError[j]! <= FINAL_JOINT_TOLERANCE, `${what}: ${j} at ${q} in Choreonoid, ${finalError[j]} from the trajectory's end ${last[k]} (tolerance ${FINAL_JOINT_TOLERANCE})`);
-          if (e.kind === 'joint') {
-            const goal = (e.goal as Record<string, number>)[j]!;
-            check(Math.abs(q - goal) <= FINAL_JOINT_TOLERANCE + GOAL_JOINT_TOLERANCE, `${what}: ${j} at ${q} in Choreonoid, ${Math.abs(q - goal)} from the goal ${goal}`);
-          }
-          record.largestFinalError[j] = Math.max(record.largestFinalError[j] ?? 0, finalError[j]!);
-        });
-        entry.finalError = finalError;
-        // Tracking during the motion: the controller's error between the goal's start and its result (sim time).
-        const tracking = largestTrackingErrors(states.get(e.group) ?? [], start.sim, end.sim);
-        entry.trackingError = tracking;
-        for (const [j, v] of Object.entries(tracking)) record.largestTrackingError[j] = Math.max(record.largestTrackingError[j] ?? 0, v);
-        check(Object.keys(tracking).length > 0, `${what}: no controller_state from ${e.group}_controller during the motion`);
-
-        // The tip through body_bridge's /tf at that instant, against MoveIt's goal pose and its FK of the commanded end.
-        const chain = chains.find((c) => c.name === e.group);
-        if (!chain || !e.goal_fk) continue;
-        const frame = e.goal_fk.frame;
-        const tip = tf.poseIn(frame, chain.tip, at.sim);
-        if (!tip) {
-          check(false, `${what}: /tf has no ${frame} → ${chain.tip} at ${at.sim} s`);
-          continue;
-        }
-        const distances = chain.joints.map((j) => {
-          const joint = urdf.joints.get(j)!;
-          const origin = tf.poseIn(joint.child, chain.tip, at.sim);
-          return { type: joint.type === 'prismatic' ? ('prismatic' as const) : ('revolute' as const), distance: origin ? Math.hypot(...origin.translation) : Infinity };
-        });
-        const allowed = tipTolerance(distances, FINAL_JOINT_TOLERANCE);
-        const fk = poseDifference(tip, poseFromQuaternion(e.goal_fk.position, e.goal_fk.orientation));
-        entry.tipFromCommandedEnd = { position: fk.position, angle: fk.angle, allowed };
-        check(fk.position <= allowed.position && fk.angle <= allowed.angle, `${what}: the tip on /tf is ${fk.position} m, ${fk.angle} rad from MoveIt's FK of the commanded end (allowed ${JSON.stringify(allowed)})`);
-        if (e.kind !== 'joint') {
-          const goal = poseDifference(tip, poseFromQuaternion(e.goal.position, e.goal.orientation));
-          const region = { position: GOAL_REGION.position + allowed.position, angle: GOAL_REGION.angle + allowed.angle };
-          entry.tipFromGoal = { position: goal.position, angle: goal.angle, allowed: region };
-          check(goal.position <= region.position && (e.kind === 'position' || goal.angle <= region.angle), `${what}: the tip on /tf is ${goal.position} m, ${goal.angle} rad from MoveIt's goal pose (allowed ${JSON.stringify(region)})`);
-        }
-      }
-      record.complaints = logComplaints(cleanLog, ALLOWED);
-      writeFileSync(join(results, `${arm.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
-      writeFileSync(join(results, `${arm.name}.log`), cleanLog);
-      // What was asked and what Choreonoid did, to look into a failure afterwards.
-      writeFileSync(join(results, `${arm.name}.executions.json`), `${JSON.stringify(executions)}\n`);
-      copyFileSync(join(run.dir, 'probe', 'probe.jsonl'), join(results, `${arm.name}.probe.jsonl`));
-      const perGroup = groups.map((g) => [g.name, executions.filter((e) => e.group === g.name).map((e) => e.kind)] as const);
-      for (const [g, kinds] of perGroup) {
-        expect(kinds.filter((k) => k === 'joint').length, `${g}: joint goals`).toBe(JOINT_GOALS);
-        if (chains.some((c) => c.name === g)) expect(kinds.filter((k) => k !== 'joint').length, `${g}: Cartesian goals`).toBe(POSE_GOALS);
-      }
-      expect(failures, failures.join('\n')).toEqual([]);
-      expect(record.complaints, cleanLog.slice(-6000)).toEqual([]);
-    }, 3_600_000);
+    it.skipIf(skipArms)(`${arm.name}: MoveIt executes joint and Cartesian goals through the generated controllers; Choreonoid ends where MoveIt aimed`, () =>
+      moveArm(arm, { joint: JOINT_GOALS, pose: POSE_GOALS }), 3_600_000);
   }
+
+  it.skipIf(skipArms)(`a user's project (${USER_PROJECT.file.slice(projectRoot.length + 1)}: PA10 bolted away from the origin, ros2_control in ${USER_PROJECT.namespace}): the launch takes it, runs in its namespace, and MoveIt moves the arm there`, async () => {
+    // The project names PA10 as ${SHARE}/model/PA10/PA10.body, as Choreonoid's own projects do: the launch serves
+    // the same file, from the installed Choreonoid's share, where both Choreonoid and body-bridge find ${SHARE}.
+    const share = installedChoreonoid(process.env)?.share;
+    if (!share) throw new Error(`no choreonoid on PATH (${process.env.PATH}): \${SHARE} in ${USER_PROJECT.file} names nothing`);
+    await moveArm({ name: 'PA10_user_project', file: join(share, 'model/PA10/PA10.body') }, USER_PROJECT_GOALS, USER_PROJECT);
+  }, 3_600_000);
 
   for (const drive of DRIVES) {
     it(`${drive.name}: 0.2 m/s for 3 s on diff_drive_controller moves the root 0.6 m ± 5 % in Choreonoid, and the odometry agrees`, async () => {
