@@ -38,7 +38,7 @@ import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { mulVec } from '../src/model/math.js';
 import type { Device, RobotModel, Vec3 } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
-import { type Any, commandLine, cpuOver, guiEnv, installedPackage, liveRos, processGroup, processTree, sleep, sourced, startXvfb, waitFor, type XDisplay, ownRosDomain } from './support/live-rig.js';
+import { type Any, commandLine, cpuOver, guiEnv, installedPackage, liveRos, processGroup, processTree, sleep, sourced, startXvfb, waitFor, type XDisplay, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { findChoreonoidRos, findTopicToolsRelay, findXvfb } from './support/peers.js';
 import {
@@ -296,10 +296,7 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
 
     setup = await installedPackage();
     x = await startXvfb(1280, 900);
-    await rcl.init(undefined, ['node', 'choreonoid-test']);
-    const options = new rcl.NodeOptions();
-    options.enableRosout = false;
-    node = new rcl.Node(`bb_choreonoid_test_${process.pid}`, '', undefined, options);
+    node = await observerNode(rcl, 'choreonoid-test');
     const sensorQoS = new rcl.QoS(1, 10, 2, 2);
     const wall = (): number => Date.now() / 1000;
 
@@ -447,8 +444,7 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
     if (probeDir && existsSync(join(probeDir, 'probe.jsonl'))) copyFileSync(join(probeDir, 'probe.jsonl'), join(reportDir, 'probe.jsonl'));
     await procs.stopAll();
     await x?.stop();
-    node?.destroy();
-    if (rcl && !rcl.isShutdown()) rcl.shutdown();
+    closeObserver(rcl, node);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 

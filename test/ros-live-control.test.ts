@@ -39,7 +39,7 @@ import { loadRobotModel } from '../src/load.js';
 import type { Vec3 } from '../src/model/types.js';
 import { installedChoreonoid } from '../src/project/index.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { type Any, installedPackage, liveRos, processGroup, sleep, sourced, waitFor, ownRosDomain } from './support/live-rig.js';
+import { type Any, installedPackage, liveRos, processGroup, sleep, sourced, waitFor, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup } from './support/peers.js';
 import { chainJoints, readSrdf, readUrdf } from './support/moveit-live.js';
@@ -194,10 +194,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
     mkdirSync(results, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'bb-live-control-'));
     setup = await installedPackage();
-    await rcl.init(undefined, ['node', 'control-test']);
-    const options = new rcl.NodeOptions();
-    options.enableRosout = false;
-    node = new rcl.Node(`bb_control_test_${process.pid}`, '', undefined, options);
+    node = await observerNode(rcl, 'control-test');
     node.spin();
   }, 1_500_000);
 
@@ -207,8 +204,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
 
   afterAll(async () => {
     await procs.stopAll();
-    node?.destroy();
-    if (rcl && !rcl.isShutdown()) rcl.shutdown();
+    closeObserver(rcl, node);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
     if (Object.keys(report).length > 0) {
       writeFileSync(join(results, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);

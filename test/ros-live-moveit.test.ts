@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor, ownRosDomain } from './support/live-rig.js';
+import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findMoveGroup } from './support/peers.js';
 import {
@@ -109,10 +109,7 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
     mkdirSync(results, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'bb-live-moveit-'));
     setup = await installedPackage();
-    await rcl.init(undefined, ['node', 'moveit-test']);
-    const options = new rcl.NodeOptions();
-    options.enableRosout = false;
-    node = new rcl.Node(`bb_moveit_test_${process.pid}`, '', undefined, options);
+    node = await observerNode(rcl, 'moveit-test');
     node.spin();
   }, 1_500_000);
 
@@ -123,8 +120,7 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
 
   afterAll(async () => {
     await procs.stopAll();
-    node?.destroy();
-    if (rcl && !rcl.isShutdown()) rcl.shutdown();
+    closeObserver(rcl, node);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
     if (Object.keys(summary).length > 0) writeFileSync(join(results, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   });

@@ -25,6 +25,8 @@ import {
   waitFor,
   type XDisplay,
   ownRosDomain,
+  closeObserver,
+  observerNode,
 } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { findImageMagick, findRviz2, findXvfb, found } from './support/peers.js';
@@ -65,18 +67,14 @@ describe.skipIf(skip)('display.launch.py: rviz2 shows the model and its sensors'
     scratch = mkdtempSync(join(tmpdir(), 'bb-live-rviz-'));
     setup = await installedPackage();
     x = await startXvfb();
-    await rcl.init(undefined, ['node', 'rviz-test']);
-    const options = new rcl.NodeOptions();
-    options.enableRosout = false;
-    node = new rcl.Node(`bb_rviz_test_${process.pid}`, '', undefined, options);
+    node = await observerNode(rcl, 'rviz-test');
     node.spin();
   }, 1_500_000);
 
   afterAll(async () => {
     await procs.stopAll();
     await x?.stop();
-    node?.destroy();
-    if (rcl && !rcl.isShutdown()) rcl.shutdown();
+    closeObserver(rcl, node);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 

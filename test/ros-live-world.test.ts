@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mat3 } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
-import { type Any, differingPixels, guiEnv, installedPackage, isModelWarning, liveRos, processGroup, sleep, sourced, startXvfb, waitFor, type XDisplay, ownRosDomain } from './support/live-rig.js';
+import { type Any, differingPixels, guiEnv, installedPackage, isModelWarning, liveRos, processGroup, sleep, sourced, startXvfb, waitFor, type XDisplay, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findChoreonoidRos, findImageMagick, findMoveGroup, findRviz2, findXvfb } from './support/peers.js';
 import { fclCollisions, fclPeers, type ObstacleBox } from './support/moveit-peers.js';
@@ -180,10 +180,7 @@ describe.skipIf(skipChoreonoid)('project.launch.py serves a whole project, as Ch
 
     const setup = await installedPackage();
     x = await startXvfb(1400, 1000);
-    await rcl.init(undefined, ['node', 'world-test']);
-    const options = new rcl.NodeOptions();
-    options.enableRosout = false;
-    node = new rcl.Node(`bb_world_test_${process.pid}`, '', undefined, options);
+    node = await observerNode(rcl, 'world-test');
     const wall = (): number => Date.now() / 1000;
     node.createSubscription('tf2_msgs/msg/TFMessage', '/tf_static', { qos: new rcl.QoS(1, 100, 1, 1) }, (m: Any) => tf.add(m, true));
     node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', { qos: new rcl.QoS(1, 1000, 1, 2) }, (m: Any) => {
@@ -271,8 +268,7 @@ describe.skipIf(skipChoreonoid)('project.launch.py serves a whole project, as Ch
     if (probeDir && existsSync(join(probeDir, 'probe.jsonl'))) copyFileSync(join(probeDir, 'probe.jsonl'), join(reportDir, 'probe.jsonl'));
     await procs.stopAll();
     await x?.stop();
-    node?.destroy();
-    if (rcl && !rcl.isShutdown()) rcl.shutdown();
+    closeObserver(rcl, node);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
@@ -439,10 +435,7 @@ describe.skipIf(skipMoveit)('moveit.launch.py project_file:= plans among the pro
     mkdirSync(reportDir, { recursive: true });
     scratch = mkdtempSync(join(tmpdir(), 'bb-live-world-moveit-'));
     setup = await installedPackage();
-    await rcl.init(undefined, ['node', 'world-moveit-test']);
-    const options = new rcl.NodeOptions();
-    options.enableRosout = false;
-    node = new rcl.Node(`bb_world_moveit_test_${process.pid}`, '', undefined, options);
+    node = await observerNode(rcl, 'world-moveit-test');
     node.spin();
   }, 1_500_000);
 
@@ -453,8 +446,7 @@ describe.skipIf(skipMoveit)('moveit.launch.py project_file:= plans among the pro
       writeFileSync(join(reportDir, 'moveit.json'), `${JSON.stringify(moveit, null, 2)}\n`);
       console.log(`world MoveIt figures (build/live-world/moveit.json):\n${JSON.stringify(moveit, null, 1)}`);
     }
-    node?.destroy();
-    if (rcl && !rcl.isShutdown()) rcl.shutdown();
+    closeObserver(rcl, node);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 

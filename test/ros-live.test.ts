@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { installedPackage, ownRosDomain } from './support/live-rig.js';
+import { installedPackage, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { findRobotStatePublisher, type Lookup, missing } from './support/peers.js';
 
@@ -124,19 +124,14 @@ describe.skipIf(withoutRos)('body_bridge on a live ROS 2 graph', () => {
     requireShared();
     if (!existsSync(mainJs)) throw new Error('run npm run build first');
     rcl = (loaded as { rcl: Any }).rcl;
-    await rcl.init(undefined, ['node', 'test']);
-    // The observer needs no /rosout of its own; on Humble rcl would register it twice and warn.
-    const observerOptions = new rcl.NodeOptions();
-    observerOptions.enableRosout = false;
-    node = new rcl.Node(`body_bridge_live_test_${process.pid}`, '', undefined, observerOptions);
+    node = await observerNode(rcl, 'live-test');
     node.spin();
   });
 
   afterAll(async () => {
     for (const p of procs) await stop(p);
     await ros2('daemon', 'stop');
-    node?.destroy();
-    if (rcl && !rcl.isShutdown()) rcl.shutdown();
+    closeObserver(rcl, node);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 

@@ -329,3 +329,20 @@ export function ownRosDomain(suite: (typeof LIVE_SUITES)[number]): number {
   process.env.ROS_DOMAIN_ID = String(domain);
   return domain;
 }
+
+/**
+ * rcl initialised and the suite's observer node, not yet spinning. No /rosout of its own: on Humble rcl would
+ * register it twice and warn, and its log is the test's.
+ */
+export async function observerNode(rcl: Any, name: string): Promise<Any> {
+  await rcl.init(undefined, ['node', name]);
+  const options = new rcl.NodeOptions();
+  options.enableRosout = false;
+  return new rcl.Node(`bb_${name.replace(/-/g, '_')}_${process.pid}`, '', undefined, options);
+}
+
+/** observerNode's other half, for afterAll: whatever of the two was made. */
+export function closeObserver(rcl: Any, node: Any): void {
+  node?.destroy();
+  if (rcl && !rcl.isShutdown()) rcl.shutdown();
+}
