@@ -12,7 +12,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readProject } from '../src/project/index.js';
-import { processGroup, waitFor } from './support/live-rig.js';
+import { ownRosDomain, processGroup, waitFor } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findChoreonoidRos, missing, type Lookup, type Executable } from './support/peers.js';
 import { projectRoot } from './support/oracle.js';
@@ -84,7 +84,7 @@ describe.skipIf(skip)('the ROS names of a project\'s choreonoid_ros items, as ch
     // scratch folder (without one it makes <tmp>/runtime-<user>).
     const runtime = join(dir, 'runtime');
     mkdirSync(runtime, { mode: 0o700 });
-    const env = { ...process.env, ROS_DOMAIN_ID: String(100 + (process.pid % 100)), XDG_RUNTIME_DIR: runtime, QT_QPA_PLATFORM: 'offscreen' };
+    const env = { ...process.env, ROS_DOMAIN_ID: String(ownRosDomain('ros-live-project')), XDG_RUNTIME_DIR: runtime, QT_QPA_PLATFORM: 'offscreen' };
     const choreonoid = procs.start((chor as Executable).exe, ['--no-window', file], env, dir);
     const list = (what: string): string[] => {
       try {
