@@ -483,3 +483,35 @@ describe('limits (hostile files fail fast with a located error)', () => {
     expect(() => load(text, { limits: { maxIncludedFiles: 2 } }, files)).toThrow(/more than 2 files/);
   });
 });
+
+describe('a SubBody that cannot be loaded is left out, as Choreonoid leaves it (StdBodyLoader::Impl::readSubBodyNode)', () => {
+  const model = (uri: string): string =>
+    `${header()}links:\n  - { name: BASE, joint_type: free }\n  - { type: SubBody, uri: "${uri}", parent: BASE, prefix: L_ }\n  - { name: TAIL, parent: BASE, joint_type: fixed }\n`;
+  test.each([
+    ['a missing file', 'arm.body', {}, /SubBody "arm\.body" cannot be loaded, so its links are left out of the model \(as Choreonoid does\): resource file "arm\.body" not found/, 3],
+    [
+      'a file with an error, located in that file',
+      'arm.body',
+      { 'arm.body': `${header()}links:\n  - { name: PALM, joint_type: sideways }\n` },
+      /SubBody "arm\.body" cannot be loaded, .*arm\.body:5:\d+: error: /,
+      3,
+    ],
+  ] as const)('%s: the rest of the model loads, warned at the uri', (_, uri, files, message, line) => {
+    const m = load(model(uri), {}, files);
+    expect(m.links.map((l) => l.name)).toEqual(['BASE', 'TAIL']);
+    const w = m.warnings.filter((x) => /SubBody/.test(x.message));
+    expect(w).toHaveLength(1);
+    expect(w[0]!.message).toMatch(message);
+    expect([w[0]!.line, w[0]!.path]).toEqual([line + 3, 'links[1].uri']);
+  });
+
+  test('a SubBody that includes itself is still an error, as in Choreonoid', () => {
+    expect(() => load(model('model.body'))).toThrow(ModelLoadError);
+    expect(() => load(model('model.body'))).toThrow(/SubBody "model\.body" includes itself/);
+  });
+
+  test('a link whose parent was in the left-out sub-body is then an error naming that parent', () => {
+    const text = `${header()}links:\n  - { name: BASE, joint_type: free }\n  - { type: SubBody, uri: "arm.body", parent: BASE, prefix: L_ }\n  - { name: TIP, parent: L_PALM, joint_type: fixed }\n`;
+    expect(() => load(text)).toThrow(/L_PALM/);
+  });
+});

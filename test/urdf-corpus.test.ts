@@ -105,7 +105,10 @@ beforeAll(async () => {
     await writeUrdf(result, urdfFile);
     const worldFile = urdfFile.replace(/\.urdf$/, '.world.urdf');
     await writeUrdf(toUrdf(model, { meshDir, worldFrame: WORLD }), worldFile);
-    cases.push({ file: s.file, ...(s.entry ? { entry: s.entry } : {}), model, result, urdfFile, doc: parseXml(result.xml), worldFile });
+    // A sub-body the corpus lacks (JACO2) is left out of the model, as Choreonoid leaves it; the oracle's Choreonoid
+    // had it, so such a model is converted and checked, but not held to that oracle (test/body-oracle.test.ts is).
+    const partial = model.warnings.some((w) => /^SubBody .* cannot be loaded/.test(w.message));
+    cases.push({ file: s.file, ...(s.entry && !partial ? { entry: s.entry } : {}), model, result, urdfFile, doc: parseXml(result.xml), worldFile });
   }
   if (notLoaded.length > 0) console.log(`URDF corpus checks: ${notLoaded.length} model(s) do not load yet and are not covered: ${notLoaded.join(', ')}`);
   // Loading the whole corpus with shapes takes ~30 s on an idle 2-core machine; leave room for a busy one.

@@ -1,7 +1,7 @@
 // The top level of a .body file (StdBodyLoader::readBody): header, `links` (Link, ContinuousTrack,
 // SubBody), the link tree, and `extra_joints`. Sub-bodies are read by the same function.
 import { basename, dirname, resolve } from 'node:path';
-import { failAt } from '../model/errors.js';
+import { failAt, formatDiagnostic, ModelLoadError } from '../model/errors.js';
 import { normalize } from '../model/math.js';
 import type { LoadLimits, LoadOptions } from '../model/options.js';
 import type { Diagnostic, ExtraJoint, RobotModel, SourceLocation } from '../model/types.js';
@@ -232,27 +232,52 @@ function cloneBody(body: LoadedBody): LoadedBody {
   };
 }
 
-function readSubBody(state: ReadState, map: YMap): void {
+/**
+ * The body a SubBody's uri names, read once per file. Undefined where it cannot be loaded: Choreonoid then prints
+ * that the sub-body "cannot be loaded" and leaves its links out, keeping the rest of the model
+ * (StdBodyLoader::Impl::readSubBodyNode), and so do we, with a warning at the uri saying why. Including itself,
+ * the include limits and a modelFile wrapper stay errors.
+ */
+function loadSubBody(state: ReadState, uri: string, at: SourceLocation): LoadedBody | undefined {
   const { ctx } = state;
+  const leftOut = (e: unknown): undefined => {
+    if (!(e instanceof ModelLoadError) || ctx.budget.count > ctx.limits.maxIncludedFiles) throw e;
+    const d = e.diagnostics[0];
+    // A missing file is reported at this very uri; an error inside the sub-body's file keeps its own place.
+    const why = !d ? e.message : d.file === at.file && d.line === at.line ? d.message : formatDiagnostic(d);
+    warn(ctx, at, `SubBody "${uri}" cannot be loaded, so its links are left out of the model (as Choreonoid does): ${why}`);
+    return undefined;
+  };
+  let path: string;
+  try {
+    path = resolveResourcePath(ctx, uri, at, { mustExist: true })!;
+  } catch (e) {
+    return leftOut(e);
+  }
+  if (path === ctx.file || ctx.budget.stack.includes(path)) failAt(at, `SubBody "${uri}" includes itself`);
+  const known = state.subBodies.get(path);
+  if (known) return known;
+  ctx.budget.count += 1;
+  if (ctx.budget.count > ctx.limits.maxIncludedFiles) failAt(at, `more than ${ctx.limits.maxIncludedFiles} files included by one model`);
+  ctx.budget.stack.push(path);
+  let result: ReturnType<typeof readBodyFile>;
+  try {
+    result = readBodyFile(path, ctx.options, ctx.limits, ctx.budget, ctx.warnings, true);
+  } catch (e) {
+    return leftOut(e);
+  } finally {
+    ctx.budget.stack.pop();
+  }
+  if (result.kind !== 'body') failAt(at, `SubBody "${uri}" must be a Choreonoid body file, not a modelFile wrapper`);
+  state.subBodies.set(path, result.body);
+  return result.body;
+}
+
+function readSubBody(state: ReadState, map: YMap): void {
   const uriNode = get(map, 'uri');
   if (!uriNode) failAt(map.loc, 'a SubBody needs a "uri"');
-  const uri = asString(uriNode);
-  const path = resolveResourcePath(ctx, uri, uriNode.loc, { mustExist: true })!;
-  if (path === ctx.file || ctx.budget.stack.includes(path)) failAt(uriNode.loc, `SubBody "${uri}" includes itself`);
-  let sub = state.subBodies.get(path);
-  if (!sub) {
-    ctx.budget.count += 1;
-    if (ctx.budget.count > ctx.limits.maxIncludedFiles) failAt(uriNode.loc, `more than ${ctx.limits.maxIncludedFiles} files included by one model`);
-    ctx.budget.stack.push(path);
-    try {
-      const result = readBodyFile(path, ctx.options, ctx.limits, ctx.budget, ctx.warnings, true);
-      if (result.kind !== 'body') failAt(uriNode.loc, `SubBody "${uri}" must be a Choreonoid body file, not a modelFile wrapper`);
-      sub = result.body;
-    } finally {
-      ctx.budget.stack.pop();
-    }
-    state.subBodies.set(path, sub);
-  }
+  const sub = loadSubBody(state, asString(uriNode), uriNode.loc);
+  if (!sub) return;
   const clone = cloneBody(sub);
   const prefix = stringAt(map, 'prefix') ?? '';
   const suffix = stringAt(map, 'suffix') ?? '';
