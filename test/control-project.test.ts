@@ -159,7 +159,7 @@ describe('a user\'s project, checked (read by readProject)', () => {
     const text = generated.replace('namespace: "/cart1"', 'namespace: "cart1"');
     const line = lineOf(text, 'namespace: "cart1"');
     expect(located(check(text, { namespace: '/other' }))).toEqual([
-      `${line}:28 error: ROS2ControlItem's namespace "cart1" is relative: the item looks robot_state_publisher up inside it (/cart1/cart1/robot_state_publisher); make it /cart1`,
+      `${line}:28 error: ROS2ControlItem's namespace "cart1" is relative: on Humble the item looks robot_state_publisher up inside it (/cart1/cart1/robot_state_publisher); make it /cart1, which names the same place on every distribution`,
       `${line}:28 error: ROS2ControlItem's namespace is "cart1" but the launch runs robot_state_publisher and the controllers in "/other": the item would wait for /cart1/cart1/robot_state_publisher forever`,
     ]);
     expect(located(check(generated, { namespace: '/cart1/' }))).toEqual([]);
