@@ -24,7 +24,7 @@
 //
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with choreonoid_ros (its `choreonoid` found
 // through AMENT_PREFIX_PATH) or Xvfb are absent.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,15 @@ import {
 import { BASE_BY_RUN, BOXES, GRAVITY, MASS, MOTION_FILE, motionSeq, type Placement, POSES, PROJECT, ROBOT_BODY, ROBOT_NAME, SCENE_DIR, SETTLE } from './live/choreonoid/scene.js';
 
 ownRosDomain('ros-live-choreonoid');
+
+/**
+ * Hands the probe in Choreonoid a command, whole: it polls for the file, so a file written in place can be read
+ * between its truncation and its text (seen in CI: the probe read "", removed it, and the command was lost).
+ */
+const probeCommand = (probeDir: string, text: string): void => {
+  writeFileSync(join(probeDir, 'command.tmp'), text);
+  renameSync(join(probeDir, 'command.tmp'), join(probeDir, 'command'));
+};
 
 const ros = await liveRos();
 // The simulator is looked for only where the graph is there: elsewhere the first line says it all.
@@ -402,7 +411,7 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
 
     // Stop, move the base, and start again: time jumps back to zero; the node must follow without a restart.
     restartWall = Date.now() / 1000;
-    writeFileSync(join(probeDir, 'command'), `restart ${placementJson(BASE_BY_RUN[1])}`);
+    probeCommand(probeDir, `restart ${placementJson(BASE_BY_RUN[1])}`);
     await waitFor('the restarted simulation past the second pose', 600_000, () => (clock.length > 0 && clock[clock.length - 1]!.wall > restartWall && simTime() < RUN2_BELOW && simTime() >= POSES[1]!.to) || sim.child.exitCode !== null, logs);
     expect(sim.child.exitCode, logs()).toBeNull();
     await sleep(1000);
@@ -410,10 +419,10 @@ describe.skipIf(skip)('Choreonoid feeds body_bridge: a real simulation against g
     // A third run without the motion controller (forward dynamics): the force sensors measure again.
     jumpsBeforeDynamics = tf.jumps.length;
     dynamicsWall = Date.now() / 1000;
-    writeFileSync(join(probeDir, 'command'), `dynamics ${placementJson(BASE_BY_RUN[2])}`);
+    probeCommand(probeDir, `dynamics ${placementJson(BASE_BY_RUN[2])}`);
     await waitFor('the forward-dynamics run past 4.5 s', 600_000, () => (dynamicsStarted && simTime() >= 4.6 && simTime() < 20) || sim.child.exitCode !== null, logs);
     expect(sim.child.exitCode, logs()).toBeNull();
-    writeFileSync(join(probeDir, 'command'), 'quit');
+    probeCommand(probeDir, 'quit');
     await waitFor('Choreonoid to quit', 60_000, () => sim.child.exitCode !== null || sim.child.signalCode !== null).catch(() => undefined);
   }, 1_800_000);
 

@@ -16,7 +16,7 @@
 // out of the project file the same goal plans straight through where it stood.
 // Skipped, with the reason, where ROS 2, rclnodejs, choreonoid_ros, Xvfb, rviz2, ImageMagick (the Choreonoid
 // part) or move_group, FCL and a C++ compiler (the MoveIt part) are absent. Figures go to build/live-world/.
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -245,7 +245,9 @@ describe.skipIf(skipChoreonoid)('project.launch.py serves a whole project, as Ch
       // The generated view, kept for the empty scene: the launch deletes it when it shuts down.
       const config = readdirSync(launchTmp).find((f) => /^body_bridge_project_.*\.rviz$/.test(f));
       if (config) copyFileSync(join(launchTmp, config), (keptRviz = join(scratch, 'kept.rviz')));
-      writeFileSync(join(probeDir, 'command'), 'quit');
+      // Whole, by a rename: the probe polls for the file and could read it half written.
+      writeFileSync(join(probeDir, 'command.tmp'), 'quit');
+      renameSync(join(probeDir, 'command.tmp'), join(probeDir, 'command'));
       await waitFor('Choreonoid to quit (probe: command)', 60_000, () => events().some((e) => e.command === 'quit')).catch(() => undefined);
     } finally {
       clearInterval(feed);
