@@ -58,6 +58,8 @@ beforeAll(async () => {
       if (!(e instanceof ModelLoadError)) throw e;
       continue;
     }
+    // A sub-body the corpus lacks (JACO2) is left out, as Choreonoid leaves it; the oracle's Choreonoid had it.
+    if (loaded.warnings.some((w) => /^SubBody .* cannot be loaded/.test(w.message))) continue;
     const ros = applyRosConventions(loaded);
     const result = toUrdf(ros.model, { meshDir });
     const urdfFile = join(work, `${i}.urdf`);

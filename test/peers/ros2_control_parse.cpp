@@ -15,6 +15,12 @@
 #include <stdexcept>
 #include <string>
 
+// The plugin's name: hardware_class_type on Humble, hardware_plugin_name since (ros2_control 4, Jazzy).
+template <typename T>
+auto plugin_of(const T& hw, int) -> decltype(hw.hardware_plugin_name) { return hw.hardware_plugin_name; }
+template <typename T>
+auto plugin_of(const T& hw, long) -> decltype(hw.hardware_class_type) { return hw.hardware_class_type; }
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::cerr << "usage: ros2_control_parse FILE.urdf\n";
@@ -25,7 +31,7 @@ int main(int argc, char** argv) {
   text << in.rdbuf();
   try {
     for (const auto& hw : hardware_interface::parse_control_resources_from_urdf(text.str())) {
-      std::cout << "hardware " << hw.name << ' ' << hw.type << ' ' << hw.hardware_class_type << '\n';
+      std::cout << "hardware " << hw.name << ' ' << hw.type << ' ' << plugin_of(hw, 0) << '\n';
       for (const auto& joint : hw.joints) {
         std::cout << "joint " << joint.name << '\n';
         for (const auto& c : joint.command_interfaces) {

@@ -384,10 +384,37 @@ export function findHardwareInterface(env: Env = process.env): Lookup<CompileFla
   const install = rosInstall('a ROS 2 with ros2_control (ros-<distro>-hardware-interface, or github.com/ros-controls/ros2_control built in a workspace)');
   for (const prefix of rosPrefixes(env)) {
     const lib = findLibrary('hardware_interface', 'hardware_interface/component_parser.hpp', [prefix]);
-    if (lib) return { ok: true, cflags: [`-I${lib.includeDir}`], libs: [`-L${lib.libDir}`, `-Wl,-rpath,${lib.libDir}`, '-lhardware_interface'] };
+    // Its headers include its dependencies' (Jazzy's hardware_info.hpp: joint_limits/joint_limits.hpp), each under
+    // include/<package> of the prefix that has it, as the package's CMake export would add them.
+    const deps = packageDependencies('hardware_interface', rosPrefixes(env)).map((d) => `-I${d}`);
+    if (lib) return { ok: true, cflags: [`-I${lib.includeDir}`, ...deps], libs: [`-L${lib.libDir}`, `-Wl,-rpath,${lib.libDir}`, '-lhardware_interface'] };
   }
   const why = notSourced(env) ?? `hardware_interface/component_parser.hpp with libhardware_interface.so is in none of ${rosPrefixes(env).join(', ')}`;
   return missing('hardware_interface (ros2_control)', 'ros', why, install);
+}
+
+/**
+ * The include/<package> folders of a ROS package's dependencies, transitively (package.xml's <depend> and
+ * <build_export_depend>), each from the first prefix that has the package; packages without headers are skipped.
+ */
+export function packageDependencies(name: string, prefixes: readonly string[]): string[] {
+  const dirs: string[] = [];
+  const seen = new Set<string>([name]);
+  const queue = [name];
+  while (queue.length > 0) {
+    const pkg = queue.shift()!;
+    const prefix = prefixes.find((p) => existsSync(join(p, 'share', pkg, 'package.xml')));
+    if (!prefix) continue;
+    if (pkg !== name && existsSync(join(prefix, 'include', pkg))) dirs.push(join(prefix, 'include', pkg));
+    const xml = readFileSync(join(prefix, 'share', pkg, 'package.xml'), 'utf8');
+    for (const m of xml.matchAll(/<(?:depend|build_export_depend)(?:\s[^>]*)?>\s*([^<\s]+)\s*<\//g)) {
+      if (!seen.has(m[1]!)) {
+        seen.add(m[1]!);
+        queue.push(m[1]!);
+      }
+    }
+  }
+  return dirs;
 }
 
 /** An installed Choreonoid SDK: its include/choreonoid-X.Y (with cnoid/BodyLoader) and libCnoidBody.so. */
