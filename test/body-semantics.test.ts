@@ -505,6 +505,10 @@ describe('a SubBody that cannot be loaded is left out, as Choreonoid leaves it (
     expect([w[0]!.line, w[0]!.path]).toEqual([line + 3, 'links[1].uri']);
   });
 
+  test('a uri body_bridge cannot read (a path variable) is an error, not a sub-body left out: Choreonoid would read it', () => {
+    expect(() => load(model('${SHARE}/model/arm.body'))).toThrow(/path variables such as "\$\{SHARE\}\/model\/arm\.body" are not supported/);
+  });
+
   test('a SubBody that includes itself is still an error, as in Choreonoid', () => {
     expect(() => load(model('model.body'))).toThrow(ModelLoadError);
     expect(() => load(model('model.body'))).toThrow(/SubBody "model\.body" includes itself/);

@@ -252,6 +252,9 @@ function loadSubBody(state: ReadState, uri: string, at: SourceLocation): LoadedB
   try {
     path = resolveResourcePath(ctx, uri, at, { mustExist: true })!;
   } catch (e) {
+    // Only a file that is not there is Choreonoid's "cannot be loaded"; a uri we cannot read (a path variable,
+    // another scheme) stays an error, since Choreonoid would have loaded the sub-body.
+    if (resolveResourcePath(ctx, uri, at, { mustExist: false }) !== undefined) throw e;
     return leftOut(e);
   }
   if (path === ctx.file || ctx.budget.stack.includes(path)) failAt(at, `SubBody "${uri}" includes itself`);
