@@ -2,7 +2,8 @@
 # Choreonoid's own account of the simulation, for the test to hold body_bridge against:
 # - starts the simulation through the SimulationBar (WorldROS2Item publishes /clock only for a simulation
 #   started there);
-# - every 50 ms, appends to $BB_PROBE_DIR/probe.jsonl one line with the wall time, the simulation time, the
+# - every 50 ms, appends to $BB_PROBE_DIR/probe.jsonl one line with the wall time, the run (1 for the first
+#   start, then one more per start), the simulation time, the
 #   joint positions and every link's world pose of the robot body item as Choreonoid holds them (the simulator
 #   writes all link positions into the item: output_all_link_positions);
 # - once, each device's link and local pose (Device::T_local);
@@ -66,6 +67,9 @@ class Probe:
         self.timer.timeout.connect(self.tick)
         self.timer.start()
         self.pending = None
+        # Which run of the simulation a sample belongs to, counted here where the runs start: the test's wall
+        # clock cannot tell, since a sample of the old run may be written just after it sends a command.
+        self.run = 0
         if os.environ.get("BB_PROBE_NOSTART", "") == "":
             self.start()
 
@@ -77,8 +81,9 @@ class Probe:
             self.events.write(line)
 
     def start(self):
+        self.run += 1
         SimulationBar.instance.startSimulation(True)
-        self.log({"event": "start"})
+        self.log({"event": "start", "run": self.run})
 
     def stop(self):
         self.simulator.stopSimulation(True)
@@ -133,6 +138,7 @@ class Probe:
                 return
         body = self.bodyItem.body
         self.log({
+            "run": self.run,
             "sim": float(value(self.simulator.currentTime)),
             "running": bool(self.simulator.isRunning()),
             "q": {body.joint(i).jointName: float(body.joint(i).q) for i in range(body.numJoints)},
