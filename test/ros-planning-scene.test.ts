@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CollisionObjectOperation, MessageType, type PlanningScene } from '../src/messages/messages.js';
 import type { Mat3, Pose, RobotModel } from '../src/model/types.js';
-import { planningFrameOf, type StaticBody } from '../src/moveit/planning-scene.js';
+import { matrixWithContacts, planningFrameOf, type StaticBody } from '../src/moveit/planning-scene.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
 import { planningSceneQoS, startPlanningScenePublisher, SUBSCRIBER_POLL_MS } from '../src/ros/planning-scene-publisher.js';
 import type { QoS, Transport } from '../src/ros/transport.js';
@@ -115,6 +115,37 @@ describe('planning scene publisher', () => {
     // A body that became a moving one goes away from the scene too.
     scene.update({ frame, bodies: [{ ...arm, name: 'table' }] });
     expect(ops(scenes(transport)[3]!)).toEqual([['table', CollisionObjectOperation.REMOVE]]);
+  });
+
+  it('an allowed collision matrix goes out when it changes, with the objects, and again to a new move_group; null leaves MoveIt\'s alone', () => {
+    const { transport, scene } = setup();
+    // Two links the SRDF lets touch, and the base standing on the table.
+    const matrix = matrixWithContacts({ links: ['BASE', 'ARM'], disabled: [{ link1: 'ARM', link2: 'BASE' }] }, [{ body: 'table', robotLink: 'BASE', bodyLink: 'Table' }]);
+    expect(matrix).toEqual({
+      entry_names: ['BASE', 'ARM', 'table'],
+      entry_values: [{ enabled: [false, true, true] }, { enabled: [true, false, false] }, { enabled: [true, false, false] }],
+      default_entry_names: [],
+      default_entry_values: [],
+    });
+    scene.update({ frame, bodies: [table], matrix });
+    expect(scenes(transport)[0]!.allowed_collision_matrix).toEqual(matrix);
+    if (partWith('PlanningScene against the installed moveit_msgs', installedMoveitMessages)) {
+      for (const distro of ['humble', 'jazzy'] as const) expect(checkMessage(MessageType.PlanningScene, scenes(transport)[0], distro)).toEqual([]);
+    }
+    // The same matrix again, or none: nothing to send.
+    scene.update({ frame, bodies: [table], matrix: { ...matrix } });
+    scene.update({ frame, bodies: [table], matrix: null });
+    expect(scenes(transport)).toHaveLength(1);
+    // A changed matrix alone is sent alone.
+    const without = matrixWithContacts({ links: ['BASE', 'ARM'], disabled: [{ link1: 'ARM', link2: 'BASE' }] }, []);
+    scene.update({ frame, bodies: [table], matrix: without });
+    expect(scenes(transport)).toHaveLength(2);
+    expect(scenes(transport)[1]!.world.collision_objects).toEqual([]);
+    expect(scenes(transport)[1]!.allowed_collision_matrix).toEqual(without);
+    transport.subscribe('planning_scene', MessageType.PlanningScene, moveGroupQoS, () => undefined);
+    transport.advanceWall(SUBSCRIBER_POLL_MS);
+    expect(scenes(transport)[2]!.allowed_collision_matrix).toEqual(without);
+    expect(ops(scenes(transport)[2]!)).toEqual([['table', CollisionObjectOperation.ADD]]);
   });
 
   it('a list with a repeated or empty name is refused, and the last scene stays', () => {

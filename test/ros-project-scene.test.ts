@@ -17,6 +17,7 @@ import { projectRoot } from './support/oracle.js';
 import { poseError, rig } from './support/ros-rig.js';
 import { matrixFromQuaternion } from './support/rotations.js';
 import { scratchDir } from './support/temp-dir.js';
+import { childrenNamed, parseXml } from './support/urdf-peers.js';
 
 const root = scratchDir('project-scene-');
 const models = join(projectRoot, 'test/models/project');
@@ -57,7 +58,7 @@ ${item('far', 'floor.body', '')}`;
 function caseDir(): string {
   const dir = join(root, `case${++counter}`);
   mkdirSync(dir, { recursive: true });
-  for (const f of ['arm.body', 'box.body', 'floor.body', 'broken.body']) copyFileSync(join(models, f), join(dir, f));
+  for (const f of ['arm.body', 'arm-shapes.body', 'box.body', 'floor.body', 'broken.body']) copyFileSync(join(models, f), join(dir, f));
   copyFileSync(join(projectRoot, 'models/sample_arm.body'), join(dir, 'sample_arm.body'));
   return dir;
 }
@@ -129,8 +130,10 @@ describe("a project's static bodies in MoveIt's planning scene", () => {
     // The arm's base plate (0.1 m thick about its root, at z = 0) sinks 5 cm into the floor, whose top is z = 0; the
     // bolted box is a metre away.
     expect(warnings.filter((w) => /touches the robot's base/.test(w))).toEqual([
-      "'Floor' touches the robot's base (its link 'BASE' meets 'FLOOR') where the project puts them: the base never moves, so MoveIt may find every state of the robot in collision with it. Leave a gap between them, or keep the body out of the project MoveIt reads",
+      "'Floor' touches the robot's base (its link 'BASE' meets 'FLOOR') where the project puts them: the base never moves, so MoveIt may find every state of the robot in collision with it. With publish_robot_description_semantic (the node serving MoveIt's SRDF, as moveit.launch.py has it) the node allows the contact; otherwise leave a gap between them, or keep the body out of the project MoveIt reads",
     ]);
+    // Without the SRDF the node does not serve, MoveIt's collision matrix is not ours to replace.
+    expect(r.scenes().every((scene) => scene.allowed_collision_matrix.entry_names.length === 0)).toBe(true);
     expect(logs(r, 'error')).toEqual([]);
   });
 
@@ -230,6 +233,66 @@ describe("a project's static bodies in MoveIt's planning scene", () => {
     expect(r.bridge.setParams({ placement: [0, 0, 0.051, 0, 0, 0, 1] }).successful).toBe(true);
     expect(logs(r, 'info').at(-1)).toMatch(/planning scene from .* \(placement changed\)/);
     expect(logs(r, 'warn').filter((w) => /touches the robot's base/.test(w))).toHaveLength(said);
+  });
+});
+
+/** The allowed pairs of a matrix message, as sorted "a|b" strings, after checking that it is square and symmetric. */
+function allowedPairs(acm: PlanningScene['allowed_collision_matrix']): string[] {
+  const n = acm.entry_names.length;
+  expect(acm.entry_values.map((row) => row.enabled.length)).toEqual(acm.entry_names.map(() => n));
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      expect(acm.entry_values[i]!.enabled[j], `${acm.entry_names[i]} / ${acm.entry_names[j]}`).toBe(acm.entry_values[j]!.enabled[i]);
+      if (j > i && acm.entry_values[i]!.enabled[j]) out.push([acm.entry_names[i]!, acm.entry_names[j]!].sort().join('|'));
+    }
+  }
+  return out.sort();
+}
+
+/** The disabled pairs of the SRDF the node published on robot_description_semantic, read from its XML. */
+function srdfPairs(r: ReturnType<typeof node>): string[] {
+  const srdf = parseXml(r.transport.last<{ data: string }>('robot_description_semantic')!.data);
+  return childrenNamed(srdf, 'disable_collisions').map((d) => [d.attributes.link1!, d.attributes.link2!].sort().join('|')).sort();
+}
+
+describe("a fixed base that stands on a static body: the contact allowed in MoveIt's collision matrix", () => {
+  const semantic = { ...ARM_PLACEMENT, planning_robot: 'arm', publish_robot_description_semantic: true, collision_samples: 200 };
+
+  it("with the SRDF the node serves: the SRDF's pairs and the base against the floor, every other pair checked", () => {
+    const r = node(semantic, 'arm-shapes.body');
+    const [first, resent] = r.scenes();
+    const pairs = srdfPairs(r);
+    expect(pairs.length).toBeGreaterThan(0);
+    expect(allowedPairs(first!.allowed_collision_matrix)).toEqual([...pairs, 'BASE|Floor'].sort());
+    // Every link with collision geometry is named, so MoveIt checks the rest (false) rather than falling back.
+    // arm-shapes.body's links with a shape, as the URDF names them (a link named like its joint gets _link).
+    const colliding = ['BASE', 'SHOULDER_link', 'SLIDE_link', 'WRIST_link'];
+    expect(first!.allowed_collision_matrix.entry_names).toEqual(expect.arrayContaining([...colliding, 'Floor']));
+    expect(first!.allowed_collision_matrix.entry_names).not.toContain('table');
+    // The move_group that appears gets it again, with the objects.
+    expect(resent!.allowed_collision_matrix).toEqual(first!.allowed_collision_matrix);
+    expect(logs(r, 'warn').filter((w) => /touches the robot's base/.test(w))).toEqual([]);
+    expect(logs(r, 'info')).toContainEqual(expect.stringMatching(/^'Floor' touches the robot's base \(its link 'BASE' meets 'FLOOR'\) where the project puts them: the contact is allowed in MoveIt's collision matrix/));
+  });
+
+  it('lifted clear of the floor, the SRDF\'s own matrix goes back; unchanged, nothing more is sent', () => {
+    const r = node(semantic, 'arm-shapes.body');
+    const pairs = srdfPairs(r);
+    expect(r.bridge.setParams({ placement: [1, 0, 0.051, 0, 0, S, S] }).successful).toBe(true);
+    const lifted = r.scenes().at(-1)!;
+    expect(allowedPairs(lifted.allowed_collision_matrix)).toEqual(pairs);
+    const sent = r.scenes().length;
+    expect(r.bridge.setParams({ placement: [1, 0, 0.052, 0, 0, S, S] }).successful).toBe(true);
+    // The objects move (replaced); the matrix is the same and is not sent again.
+    const after = r.scenes().slice(sent);
+    expect(after.every((scene) => scene.allowed_collision_matrix.entry_names.length === 0)).toBe(true);
+  });
+
+  it('a body that stands clear of the base never brings a matrix', () => {
+    const r = node({ ...semantic, placement: [1, 0, 0.06, 0, 0, S, S] });
+    expect(r.scenes().length).toBeGreaterThan(0);
+    expect(r.scenes().every((scene) => scene.allowed_collision_matrix.entry_names.length === 0)).toBe(true);
   });
 });
 

@@ -8,7 +8,7 @@
 // or, for a free root, the parent frame of the SRDF's floating virtual joint. Objects are therefore
 // expressed in that frame, from where the project puts the bodies and the planning robot.
 import type { Pose, RobotModel } from '../model/types.js';
-import type { CollisionObject, ObjectColor, PlanningScene } from '../messages/messages.js';
+import type { AllowedCollisionMatrix, CollisionObject, ObjectColor, PlanningScene } from '../messages/messages.js';
 import { composePose, identityPose } from '../model/math.js';
 import { collisionScene, linksCollide, placeLinks, prepareLinks } from './collision-check.js';
 import { linkGeometries } from './collision-geometry.js';
@@ -83,8 +83,20 @@ export function sceneContent(bodies: readonly StaticBody[], frame: PlacedFrame, 
   return { objects, colors, notes };
 }
 
-/** A PlanningScene diff that changes only the world: these objects added (or replaced), those ids removed. */
-export function sceneDiff(add: readonly CollisionObject[], colors: readonly ObjectColor[], remove: readonly string[], frame: string): PlanningScene {
+/** An allowed collision matrix with no entries: a scene diff that carries it leaves MoveIt's matrix alone. */
+const NO_MATRIX: AllowedCollisionMatrix = { entry_names: [], entry_values: [], default_entry_names: [], default_entry_values: [] };
+
+/**
+ * A PlanningScene diff that changes the world (these objects added or replaced, those ids removed) and, given
+ * one, replaces the allowed collision matrix: MoveIt takes a diff's matrix whole (allowedCollisionMatrix).
+ */
+export function sceneDiff(
+  add: readonly CollisionObject[],
+  colors: readonly ObjectColor[],
+  remove: readonly string[],
+  frame: string,
+  matrix: AllowedCollisionMatrix = NO_MATRIX,
+): PlanningScene {
   const empty = { sec: 0, nanosec: 0 };
   return {
     name: '',
@@ -96,7 +108,7 @@ export function sceneDiff(add: readonly CollisionObject[], colors: readonly Obje
     },
     robot_model_name: '',
     fixed_frame_transforms: [],
-    allowed_collision_matrix: { entry_names: [], entry_values: [], default_entry_names: [], default_entry_values: [] },
+    allowed_collision_matrix: matrix,
     link_padding: [],
     link_scale: [],
     object_colors: [...colors],
@@ -121,32 +133,68 @@ function baseLinks(robot: RobotModel): Set<string> {
   return fixed;
 }
 
+/** A link of the planning robot's base and a static body (a collision object) that touch where they stand. */
+export interface BaseContact {
+  /** The collision object's id. */
+  body: string;
+  robotLink: string;
+  /** The body's link that the robot's link meets (the first found). */
+  bodyLink: string;
+}
+
 /**
  * Static bodies that touch the base of a fixed-base robot (its root link and what is fixed to it) where they
- * stand: the base never moves, so MoveIt finds every state of the robot in collision with them (an arm bolted
- * onto a floor or a table). Empty for a free root, whose base moves. Solids as the scene's objects are (the
- * collision check of the collision matrix: exact contact counts).
+ * stand, one entry per base link that touches a body: the base never moves, so MoveIt finds every state of the
+ * robot in collision with them (an arm bolted onto a floor or a table). Empty for a free root, whose base moves.
+ * Solids as the scene's objects are (the collision check of the collision matrix: exact contact counts).
  */
-export function touchingBase(robot: RobotModel, robotPose: Pose, bodies: readonly StaticBody[]): { body: string; robotLink: string; bodyLink: string }[] {
+export function touchingBase(robot: RobotModel, robotPose: Pose, bodies: readonly StaticBody[]): BaseContact[] {
   const root = robot.links[0];
   if (!root || root.joint.type === 'free') return [];
   const base = robot.links.filter((l) => baseLinks(robot).has(l.name));
   const robotPoses = linkPosesInRoot(robot);
-  const out: { body: string; robotLink: string; bodyLink: string }[] = [];
+  const out: BaseContact[] = [];
   for (const b of bodies) {
     if (movingPart(b.model) !== null) continue;
     const links = [...base, ...b.model.links];
     const scene = collisionScene(prepareLinks(linkGeometries(links, { solids: 'scene' })));
     const bodyPoses = linkPosesInRoot(b.model);
     placeLinks(scene, [...base.map((l) => composePose(robotPose, robotPoses.get(l.name)!)), ...b.model.links.map((l) => composePose(b.pose, bodyPoses.get(l.name)!))]);
-    found: for (let i = 0; i < base.length; i++) {
-      for (let j = 0; j < b.model.links.length; j++) {
-        if (linksCollide(scene, i, base.length + j)) {
-          out.push({ body: b.name, robotLink: base[i]!.name, bodyLink: b.model.links[j]!.name });
-          break found;
-        }
-      }
+    for (let i = 0; i < base.length; i++) {
+      const j = b.model.links.findIndex((_, k) => linksCollide(scene, i, base.length + k));
+      if (j >= 0) out.push({ body: b.name, robotLink: base[i]!.name, bodyLink: b.model.links[j]!.name });
     }
   }
   return out;
+}
+
+/**
+ * The allowed collision matrix MoveIt makes of an SRDF that only disables pairs (AllowedCollisionMatrix(srdf):
+ * those pairs allowed, every other checked) with each base contact allowed too: a diff's
+ * matrix replaces MoveIt's whole, so it must carry the SRDF's pairs as well. Allowing a base link against a
+ * static body takes nothing from a plan: neither ever moves, so they touch in every state or in none.
+ */
+export function matrixWithContacts(srdf: { links: readonly string[]; disabled: readonly { link1: string; link2: string }[] }, contacts: readonly BaseContact[]): AllowedCollisionMatrix {
+  const names: string[] = [];
+  const index = new Map<string, number>();
+  const add = (name: string): number => {
+    let i = index.get(name);
+    if (i === undefined) {
+      i = names.length;
+      index.set(name, i);
+      names.push(name);
+    }
+    return i;
+  };
+  srdf.links.forEach(add);
+  const allowed: [number, number][] = [
+    ...srdf.disabled.map((p): [number, number] => [add(p.link1), add(p.link2)]),
+    ...contacts.map((c): [number, number] => [add(c.robotLink), add(c.body)]),
+  ];
+  const rows = names.map(() => names.map(() => false));
+  for (const [a, b] of allowed) {
+    rows[a]![b] = true;
+    rows[b]![a] = true;
+  }
+  return { entry_names: names, entry_values: rows.map((enabled) => ({ enabled })), default_entry_names: [], default_entry_values: [] };
 }

@@ -8,7 +8,7 @@
 // decides which bodies are static, where they stand and which frame MoveIt plans in (src/moveit/planning-scene.ts).
 import { type PlacedFrame } from '../moveit/scene-objects.js';
 import { invalidBodies, sceneContent, sceneDiff, type StaticBody } from '../moveit/planning-scene.js';
-import { type CollisionObject, MessageType, type ObjectColor, type PlanningScene } from '../messages/messages.js';
+import { type AllowedCollisionMatrix, type CollisionObject, MessageType, type ObjectColor, type PlanningScene } from '../messages/messages.js';
 import type { Publisher, QoS, Transport } from './transport.js';
 
 export const PLANNING_SCENE_TOPIC = 'planning_scene';
@@ -21,6 +21,11 @@ export interface SceneWorld {
   /** The frame the objects are expressed in (MoveIt's planning frame) and its pose in the project's world. */
   frame: PlacedFrame;
   bodies: StaticBody[];
+  /**
+   * The allowed collision matrix to give MoveIt (it replaces MoveIt's whole: the SRDF's pairs must be in it),
+   * or null to leave MoveIt's as it is.
+   */
+  matrix?: AllowedCollisionMatrix | null;
 }
 
 export interface PlanningScenePublisher {
@@ -56,6 +61,8 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
   /** What MoveIt's world holds from us: by id, the object, its colour and the text they were compared by. */
   let current = new Map<string, { object: CollisionObject; color: ObjectColor | null; key: string }>();
   let frame = '';
+  /** The allowed collision matrix MoveIt has from us (sent again to a new move_group), and its text. */
+  let matrix: { acm: AllowedCollisionMatrix; key: string } | null = null;
   let subscribers = 0;
 
   const send = (scene: PlanningScene): void => {
@@ -65,9 +72,9 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
 
   const sendAll = (why: string): void => {
     const all = [...current.values()];
-    if (all.length === 0) return;
-    send(sceneDiff(all.map((c) => c.object), all.flatMap((c) => (c.color ? [c.color] : [])), [], frame));
-    log.info(`planning scene: ${all.length} objects sent on ${topic} (${why})`);
+    if (all.length === 0 && !matrix) return;
+    send(sceneDiff(all.map((c) => c.object), all.flatMap((c) => (c.color ? [c.color] : [])), [], frame, matrix?.acm));
+    log.info(`planning scene: ${all.length} objects${matrix ? ' and the allowed collision matrix' : ''} sent on ${topic} (${why})`);
   };
 
   const update = (world: SceneWorld): { successful: boolean; reason: string } => {
@@ -87,11 +94,15 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
     const removed = [...current.keys()].filter((id) => !next.has(id));
     current = next;
     frame = world.frame.name;
-    if (changed.length === 0 && removed.length === 0) return { successful: true, reason: '' };
-    send(sceneDiff(changed.map((c) => c.object), changed.flatMap((c) => (c.color ? [c.color] : [])), removed, frame));
+    const nextMatrix = world.matrix ? { acm: world.matrix, key: JSON.stringify(world.matrix) } : null;
+    const matrixChanged = nextMatrix !== null && nextMatrix.key !== matrix?.key;
+    if (nextMatrix) matrix = nextMatrix;
+    if (changed.length === 0 && removed.length === 0 && !matrixChanged) return { successful: true, reason: '' };
+    send(sceneDiff(changed.map((c) => c.object), changed.flatMap((c) => (c.color ? [c.color] : [])), removed, frame, matrixChanged ? matrix!.acm : undefined));
     const parts = [
       changed.length > 0 ? `${changed.length} added or replaced (${changed.map((c) => c.object.id).join(', ')})` : '',
       removed.length > 0 ? `${removed.length} removed (${removed.join(', ')})` : '',
+      matrixChanged ? `the allowed collision matrix replaced (${matrix!.acm.entry_names.length} entries)` : '',
     ].filter((p) => p !== '');
     log.info(`planning scene in ${frame}: ${parts.join(', ')}`);
     return { successful: true, reason: '' };

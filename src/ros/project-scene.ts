@@ -8,7 +8,7 @@ import { placementPose } from './placement.js';
 import { type PlanningScenePublisher, startPlanningScenePublisher } from './planning-scene-publisher.js';
 import { projectFiles, sceneFromProject } from './scene-from-project.js';
 import type { Transport } from './transport.js';
-import type { StaticBody } from '../moveit/planning-scene.js';
+import { matrixWithContacts, type StaticBody } from '../moveit/planning-scene.js';
 import type { Project } from '../project/index.js';
 
 export interface ProjectSceneOptions {
@@ -44,6 +44,8 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
   let watched: { file: string; signature: string | null }[] = [];
   let stopWatch: (() => void) | null = null;
   let waitingSaid = false;
+  /** Whether MoveIt has an allowed collision matrix from us. */
+  let matrixSent = false;
   /** Set by restart(): refreshes before it (the first serve at the node's start) have nothing to do yet. */
   let started = false;
 
@@ -82,8 +84,26 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
     });
     for (const e of world.errors) log.error(e);
     for (const w of world.warnings) log.warn(w);
+    const semantic = served.semantic;
+    const contactsByBody = new Map<string, typeof world.baseContacts>();
+    for (const c of world.baseContacts) contactsByBody.set(c.body, [...(contactsByBody.get(c.body) ?? []), c]);
+    for (const [body, contacts] of contactsByBody) {
+      const meet = `its link${contacts.length === 1 ? '' : 's'} ${contacts.map((c) => `'${c.robotLink}'`).join(', ')} meet${contacts.length === 1 ? 's' : ''} '${contacts[0]!.bodyLink}'`;
+      if (semantic) {
+        log.info(`'${body}' touches the robot's base (${meet}) where the project puts them: the contact is allowed in MoveIt's collision matrix, since neither moves and they touch in every state of the robot`);
+      } else {
+        log.warn(
+          `'${body}' touches the robot's base (${meet}) where the project puts them: the base never moves, so MoveIt may find every state of the robot in collision with it. ` +
+            "With publish_robot_description_semantic (the node serving MoveIt's SRDF, as moveit.launch.py has it) the node allows the contact; otherwise leave a gap between them, or keep the body out of the project MoveIt reads",
+        );
+      }
+    }
+    // The matrix replaces MoveIt's whole, so it is only ours to send with the SRDF we serve; once sent it follows
+    // every change (a contact gone puts the SRDF's own matrix back).
+    matrixSent ||= semantic !== null && world.baseContacts.length > 0;
+    const matrix = semantic && matrixSent ? matrixWithContacts(semantic.matrix, world.baseContacts) : null;
     publisher ??= startPlanningScenePublisher({ transport });
-    const result = publisher.update({ frame: world.frame, bodies: world.bodies });
+    const result = publisher.update({ frame: world.frame, bodies: world.bodies, matrix });
     if (result.successful) previous = new Map(world.bodies.map((b) => [b.name, b]));
     log.info(`planning scene from ${file} (${why}): ${world.bodies.length} static bod${world.bodies.length === 1 ? 'y' : 'ies'} considered, expressed in ${world.frame.name}`);
   };
@@ -97,6 +117,7 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
       publisher?.stop();
       publisher = null;
       previous = new Map();
+      matrixSent = false;
       watched = [];
       return;
     }

@@ -16,7 +16,7 @@ import { applyRosConventions, type RosConventions } from '../model/ros-conventio
 import { withRootJoint } from '../model/root-joint.js';
 import type { Pose, RobotModel } from '../model/types.js';
 import { uniqueNamer } from '../model/unique-name.js';
-import { planningFrameOf, type StaticBody, touchingBase } from '../moveit/planning-scene.js';
+import { type BaseContact, planningFrameOf, type StaticBody, touchingBase } from '../moveit/planning-scene.js';
 import type { PlacedFrame } from '../moveit/scene-objects.js';
 import type { LoadedProjectBody, Project } from '../project/index.js';
 
@@ -41,6 +41,8 @@ export interface SceneRequest {
 export interface ProjectSceneWorld {
   frame: PlacedFrame;
   bodies: StaticBody[];
+  /** Where a fixed-base robot's base touches a static body where they stand (one entry per base link and body). */
+  baseContacts: BaseContact[];
   /** What to tell the user: errors (a body that does not load) and warnings, located where they can be. */
   errors: string[];
   warnings: string[];
@@ -86,14 +88,9 @@ export function sceneFromProject(project: Project, request: SceneRequest): Proje
     bodies.push({ name: id, model: applyRosConventions(asProjectHasIt(b), request.conventions).model, pose: b.initialRootPose });
   }
   const robotPose = request.robotPose ?? (robotBody?.kind === 'loaded' ? robotBody.initialRootPose : request.robot.links[0]!.offset);
-  for (const t of touchingBase(request.robot, robotPose, bodies)) {
-    warnings.push(
-      `'${t.body}' touches the robot's base (its link '${t.robotLink}' meets '${t.bodyLink}') where the project puts them: the base never moves, ` +
-        'so MoveIt may find every state of the robot in collision with it. Leave a gap between them, or keep the body out of the project MoveIt reads',
-    );
-  }
+  const baseContacts = touchingBase(request.robot, robotPose, bodies);
   const virtualParent = request.robot.links[0]?.joint.type === 'free' ? VIRTUAL_PARENT : null;
-  return { frame: planningFrameOf(request.robot, robotPose, virtualParent, request.worldFrame), bodies, errors, warnings };
+  return { frame: planningFrameOf(request.robot, robotPose, virtualParent, request.worldFrame), bodies, baseContacts, errors, warnings };
 }
 
 /** Every file the scene depends on: the project and each body's model (a change of any re-reads the project). */

@@ -3,6 +3,7 @@
 // into a read-only parameter whenever a reload changes it. served-model.ts asks for the SRDF when it
 // prepares a model and hands each served one to `semanticOutput`.
 import type { RosModel } from '../model/ros-conventions.js';
+import type { CollisionMatrix } from '../moveit/collision-matrix.js';
 import { semanticDescription } from '../moveit/config.js';
 import { MessageType, type StringMsg } from '../messages/messages.js';
 import type { NodeParams } from './params.js';
@@ -10,10 +11,18 @@ import { latchedQoS, type Publisher, type Transport } from './transport.js';
 
 export const SEMANTIC_TOPIC = 'robot_description_semantic';
 
+/** What the node serves to MoveIt of a model: the SRDF and the collision matrix it was written from. */
+export interface ServedSemantic {
+  srdf: string;
+  /** The SRDF's disabled pairs and the links with collision geometry (the allowed collision matrix MoveIt makes of them). */
+  matrix: CollisionMatrix;
+}
+
 /** The SRDF for a prepared model, or null when the node is not asked to publish one. */
-export function semanticFor(ros: RosModel, params: NodeParams): string | null {
+export function semanticFor(ros: RosModel, params: NodeParams): ServedSemantic | null {
   if (!params.publish_robot_description_semantic) return null;
-  return semanticDescription(ros, { samples: Math.round(params.collision_samples), seed: 0 }).srdf;
+  const { srdf, matrix } = semanticDescription(ros, { samples: Math.round(params.collision_samples), seed: 0 });
+  return { srdf, matrix };
 }
 
 /**

@@ -8,7 +8,7 @@ import { withRootJoint } from '../model/root-joint.js';
 import type { Diagnostic, RobotModel } from '../model/types.js';
 import { MessageType, type StringMsg } from '../messages/messages.js';
 import { conventionsOfParams, type NodeParams, parseJointAssignment } from './params.js';
-import { semanticFor, semanticOutput } from './semantic.js';
+import { semanticFor, semanticOutput, type ServedSemantic } from './semantic.js';
 import { compileMovingFrames, freeRootParent, type MovingFrames, movingFramesByJoint, worldLink } from './tf.js';
 import { latchedQoS, type Logger, type Publisher, type Transport } from './transport.js';
 
@@ -36,8 +36,8 @@ export interface Served {
   file: string;
   signature: string | null;
   description: Description;
-  /** The MoveIt SRDF when publish_robot_description_semantic asks for it (semantic.ts). */
-  semantic: string | null;
+  /** The MoveIt SRDF and its collision matrix when publish_robot_description_semantic asks for them (semantic.ts). */
+  semantic: ServedSemantic | null;
   frames: Frame[];
   deviceFrames: DeviceFrames[];
   byJoint: Map<string, Frame[]>;
@@ -149,7 +149,7 @@ export function startServedModel(options: ServedModelOptions): ServedModel {
       descriptionPub.publish({ data: s.description.xml });
       options.onDescription?.(s.description.xml);
     }
-    publishSemantic(s.semantic);
+    publishSemantic(s.semantic?.srdf ?? null);
     options.onServe(s);
     log.info(
       `Robot initialized: ${s.model.name} from ${s.file} (${s.model.links.length} links, ${s.byJoint.size} moving joints, ${s.model.devices.length} devices)`,
