@@ -197,7 +197,8 @@ def moveit_nodes(context):
     if is_true(get('rviz')):
         rviz_config = os.path.join(config_dir, 'moveit.rviz')
         tools.run_cli(['rviz', model, '-o', rviz_config, '--free-root-frame', free_root_frame]
-                      + (['--world-frame', 'world'] if served else []) + tools.convention_args(parameters))
+                      + (['--world-frame', parameters.get('placement_frame') or 'world'] if served or parameters.get('placement_frame') else [])
+                      + tools.convention_args(parameters))
         with open(rviz_config) as f:
             text = f.read()
         # The MotionPlanning display joins the generated ones (after TF, before the device displays).

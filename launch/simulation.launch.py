@@ -102,13 +102,23 @@ def simulation(context):
             output='screen',
         )
 
+    params_file = get('params_file')
+    # A user's project: body-bridge control wrote where the project puts the body (placement in world) and which
+    # project gives MoveIt its obstacles; on top of the user's own params file, as one file for the node.
+    in_project = os.path.join(out, 'body_bridge.params.yaml')
+    if project and os.path.exists(in_project):
+        params_file = tools.write_parameters(os.path.join(out, 'robot_state_publisher.params.yaml'), {
+            **tools.file_parameters(params_file, namespace, 'robot_state_publisher'),
+            **tools.file_parameters(in_project, namespace, 'robot_state_publisher'),
+        })
     served = {
         'body_file': model,
         'use_sim_time': 'true',
-        'params_file': get('params_file'),
+        'params_file': params_file,
         'joint_states_topic': 'joint_states',
-        # diff_drive_controller publishes odom → base; otherwise the root's initial pose stands in for it.
-        'free_root_frame': '' if spawners.get('diff_drive') else 'world',
+        # diff_drive_controller publishes odom → base; a user's project places the root (placement_frame);
+        # otherwise the root's initial pose stands in for it.
+        'free_root_frame': '' if spawners.get('diff_drive') or params_file != get('params_file') else 'world',
         'node_name': 'robot_state_publisher',
         'ros2_control': mode,
         'publish_joint_states': 'false',

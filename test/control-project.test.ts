@@ -1,6 +1,6 @@
 // The Choreonoid project `body-bridge control --project` writes (src/project/simulation-project.ts), parsed
 // back: the items Choreonoid's restore() functions read, where the body stands, the simulator's step.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -237,5 +237,28 @@ describe('a user\'s project, checked (read by readProject)', () => {
     err = '';
     expect(await runCli(['control', model, '-o', join(dir, 'x'), '--project-file', bad], io)).toBe(1);
     expect(err).toMatch(/:1:1: error: a project file is a YAML mapping/);
+  });
+
+  it("--project-file: body_bridge's parameters place the body where the project bolts it and name the project for MoveIt's scene; none for a diff-drive base", async () => {
+    // arm1.cnoid: PA10 as item "Arm" at (0.5, −0.3, 0), turned 30° about z; ${SHARE} from the corpus.
+    const arm1 = join(projectRoot, 'test/models/control/arm1.cnoid');
+    let err = '';
+    const io = { stdout: () => undefined, stderr: (t: string) => (err += t), env: { ...process.env, BODY_BRIDGE_CHOREONOID_SHARE: share } };
+    const out = join(dir, 'arm1');
+    expect(await runCli(['control', join(share, 'model/PA10/PA10.body'), '-o', out, '--project-file', arm1, '--samples', '5'], io), err).toBe(0);
+    const text = readFileSync(join(out, 'body_bridge.params.yaml'), 'utf8');
+    const p = (parse(text) as { '/**': { ros__parameters: Record<string, unknown> } })['/**'].ros__parameters;
+    const half = (30 / 2) * (Math.PI / 180);
+    expect(p.placement_frame).toBe('world');
+    expect(p.placement).toHaveLength(7);
+    (p.placement as number[]).forEach((v, i) => expect(v).toBeCloseTo([0.5, -0.3, 0, 0, 0, Math.sin(half), Math.cos(half)][i]!, 12));
+    // A ROS parameter list holds one type: the zeros are written as doubles.
+    expect(text).toMatch(/- 0\.0\n/);
+    expect(p).toMatchObject({ free_root_frame: '', root_joint: '', planning_scene_project: arm1, planning_robot: 'Arm' });
+    expect(p.initial_joint_positions).toEqual(['J1=0', 'J2=0', 'J3=0', 'J4=0', 'J5=0', 'J6=0', 'J7=0', 'HAND_L=0', 'HAND_R=0']);
+    // The cart's base is driven: its odometry places it, and nothing is written.
+    const good = join(dir, 'good.cnoid');
+    expect(await runCli(['control', model, '-o', join(dir, 'cart'), '--project-file', good, '--samples', '5'], io), err).toBe(0);
+    expect(existsSync(join(dir, 'cart', 'body_bridge.params.yaml'))).toBe(false);
   });
 });

@@ -167,6 +167,14 @@ function rosPython(): string {
   return first.startsWith('#!') ? first.slice(2).trim().split(/\s+/)[0]! : 'python3';
 }
 
+/** The MoveIt probe's "world" answer (test/peers/moveit_probe.py). */
+interface PlanningSceneWorld {
+  objects: { id: string; frame: string }[];
+  allowed: [string, string][];
+  current: { valid: boolean; contacts: [string, string][] };
+  object_contact: { state: Record<string, number> | null; contacts?: [string, string][]; tries: number };
+}
+
 interface Execution {
   group: string;
   kind: string;
@@ -270,7 +278,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
   };
 
   /** Runs the MoveIt probe with the installed package sourced, in move_group's namespace; its JSON answer, or an error with its stderr. */
-  const moveitRequest = (request: unknown, log: () => string, namespace = ''): Promise<{ executions: Execution[]; planning_frame?: string }> =>
+  const moveitRequest = (request: unknown, log: () => string, namespace = ''): Promise<{ executions: Execution[]; planning_frame?: string; world?: PlanningSceneWorld }> =>
     new Promise((resolve, reject) => {
       const p = spawn('bash', sourced(setup, `${rosPython()} ${moveitProbe}${namespace ? ` --ros-args -r __ns:=${namespace}` : ''}`), { stdio: ['pipe', 'pipe', 'pipe'] });
       let out = '';
@@ -332,7 +340,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
 
     const limits = Object.fromEntries([...urdf.moving].map((j) => [j, [urdf.joints.get(j)!.lower, urdf.joints.get(j)!.upper]]));
     const answer = await moveitRequest(
-      { seed: 3, timeout: 300, planning_time: 10.0, limits, chains, joint_groups: jointGroups, checks: ['execute'], executions: goals, settle: SETTLE },
+      { seed: 3, timeout: 300, planning_time: 10.0, limits, chains, joint_groups: jointGroups, checks: user ? ['world', 'execute'] : ['execute'], executions: goals, settle: SETTLE },
       log,
       ns,
     );
@@ -375,7 +383,25 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
         );
         record.rootInChoreonoid = { position: placed.position, angle: placed.angle };
         check(placed.position < 1e-6 && placed.angle < 1e-6, `${user.item}'s ${rootLink} is ${placed.position} m, ${placed.angle} rad from where ${user.file} bolts it`);
+        // And body_bridge puts it there in world, for rviz and every other node: world → root on /tf_static.
+        const inWorld = tf.poseIn('world', rootLink, first.sim);
+        if (!inWorld) check(false, `/tf_static has no world → ${rootLink}`);
+        else {
+          const d = poseDifference(inWorld, { translation: [T[3]!, T[7]!, T[11]!], rotation: [[T[0]!, T[1]!, T[2]!], [T[4]!, T[5]!, T[6]!], [T[8]!, T[9]!, T[10]!]] });
+          record.rootOnTf = { position: d.position, angle: d.angle };
+          check(d.position < 1e-6 && d.angle < 1e-6, `world → ${rootLink} on /tf is ${d.position} m, ${d.angle} rad from where Choreonoid has it`);
+        }
       }
+      // The project's floor in MoveIt's planning scene, in the arm's planning frame; the arm stands on it, and that
+      // contact alone is allowed: the arm at rest is valid, and a link that reaches the floor collides with it.
+      const world = answer.world!;
+      record.planningScene = world;
+      const baseLinks = new Set([rootLink]);
+      check(JSON.stringify(world.objects) === JSON.stringify([{ id: 'Floor', frame: rootLink }]), `MoveIt's planning scene holds ${JSON.stringify(world.objects)}, not the project's Floor in ${rootLink}`);
+      check(JSON.stringify(world.allowed) === JSON.stringify([[rootLink, 'Floor'].sort()]), `MoveIt's collision matrix allows ${JSON.stringify(world.allowed)} with the scene's objects; only ${rootLink} against Floor stands on it`);
+      check(world.current.valid, `the arm at rest is in collision for MoveIt: ${JSON.stringify(world.current.contacts)}`);
+      const contact = world.object_contact;
+      check(contact.state !== null && (contact.contacts ?? []).every(([a, b]) => (a === 'Floor' ? !baseLinks.has(b) : !baseLinks.has(a))), `no state of the arm that MoveIt finds touching the floor in ${contact.tries} tries, or one through the base: ${JSON.stringify(contact)}`);
     }
     for (const [i, e] of executions.entries()) {
       const what = `${arm.name} ${e.group} ${e.kind} goal ${i}`;

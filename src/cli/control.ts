@@ -3,9 +3,10 @@
 // the controllers file and a README — for the URDF `body-bridge urdf --ros2-control MODE` writes and the
 // MoveIt configuration `body-bridge moveit` writes with the same conventions.
 import { mkdirSync, readFileSync } from 'node:fs';
+import { Document, visit } from 'yaml';
 import { join, resolve } from 'node:path';
 import { type ControlOptions, ControlConfigError, controlConfig } from '../control/config.js';
-import { CONTROL_DISTROS, type ControlDistro } from '../control/controllers.js';
+import { CONTROL_DISTROS, type ControlDistro, DIFF_DRIVE_CONTROLLER } from '../control/controllers.js';
 import { readGainsFile } from '../control/gains-file.js';
 import { DEFAULT_BANDWIDTH, DEFAULT_DAMPING, DEFAULT_MAX_SAG, DEFAULT_TIME_STEP } from '../control/gains.js';
 import { DEFAULT_LOAD_SAMPLES } from '../control/joint-loads.js';
@@ -15,7 +16,7 @@ import { isMovingJoint } from '../kinematics/frames.js';
 import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import { planningGroups } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
-import { readProject, SHARE_ENV, type Project } from '../project/index.js';
+import { type LoadedProjectBody, readProject, SHARE_ENV, simulatedBodyParameters, type Project } from '../project/index.js';
 import { checkSimulationProject } from '../project/simulation-check.js';
 import { simulationProject } from '../project/simulation-project.js';
 import { writeFileAtomic } from '../urdf/index.js';
@@ -23,6 +24,8 @@ import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, load
 
 /** The project `--project` writes into DIR. */
 export const PROJECT_FILE = 'simulation.cnoid';
+/** With --project-file: body_bridge's parameters for the body in that project (simulatedBodyParameters). */
+export const NODE_PARAMETERS_FILE = 'body_bridge.params.yaml';
 
 export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode MODE] [--joint-mode JOINT=MODE]... [--gains FILE] [--bandwidth HZ] [--damping Z] [--max-sag S] [--time-step T] ...
   -o, --output DIR        write ros2_control.xml (the <ros2_control> block), choreonoid_ros2_control.yaml (PD gains),
@@ -45,7 +48,9 @@ export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode 
                           (AIST simulator at --time-step, floor, BodyROS2Item, ROS2ControlItem, WorldROS2Item)
   --project-file FILE     the user's own project instead: checked for what ros2_control needs there (a
                           ROS2ControlItem under the model's BodyItem, its namespace, WorldROS2Item, a simulator),
-                          its simulation step and namespace taken unless given
+                          its simulation step and namespace taken unless given; also writes
+                          ${NODE_PARAMETERS_FILE}: the body placed in world where the project starts it and
+                          the project's static bodies for MoveIt's planning scene (not for a diff-drive base)
   --share DIR             Choreonoid's share directory, for \${SHARE} in that project (default: $${SHARE_ENV},
                           else the share of the choreonoid found on PATH)
 ${CONVENTION_USAGE}  --package-path DIR      directory holding ROS packages (for package:// in the model); repeatable
@@ -131,6 +136,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
     }
   };
   let timeStep = numbers['time-step'] ?? DEFAULT_TIME_STEP;
+  let simulated: { project: Project; body: LoadedProjectBody } | null = null;
   if (values['project-file'] !== undefined) {
     let project: Project;
     try {
@@ -148,6 +154,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
       io.stderr(`body-bridge control: ${values['project-file']} cannot simulate ${args.file} under ros2_control (${check.problems.length} problem${check.problems.length === 1 ? '' : 's'} above)\n`);
       return 1;
     }
+    simulated = { project, body: check.body! };
     if (values.namespace === undefined) namespace = check.namespace;
     if (numbers['time-step'] === undefined && check.timeStep !== null) timeStep = check.timeStep;
     else if (check.timeStep !== null && Math.abs(check.timeStep - timeStep) > 1e-12) {
@@ -221,6 +228,22 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
         timeStep,
       }),
     });
+  }
+  const nodeParameters = simulated
+    ? simulatedBodyParameters(simulated.project, simulated.body, { driven: config.controllers.controllers.some((c) => c.name === DIFF_DRIVE_CONTROLLER) })
+    : null;
+  if (nodeParameters) {
+    // An empty list has no ROS parameter type (rcl refuses it): left out, the node's default is empty.
+    const given = Object.fromEntries(Object.entries(nodeParameters).filter(([, v]) => !(Array.isArray(v) && v.length === 0)));
+    const doc = new Document({ '/**': { ros__parameters: given } });
+    doc.commentBefore = ` body_bridge's parameters for body item "${simulated!.body.itemName}" of ${simulated!.project.file}, generated by body_bridge (docs/control.md): placed in world where the project starts it; the project's static bodies in MoveIt's planning scene.`;
+    // Every number a double (placement [0.5, 0, ...] mixing 0 and 0.5 is no ROS parameter type).
+    visit(doc, {
+      Scalar(_, node) {
+        if (typeof node.value === 'number') node.minFractionDigits = 1;
+      },
+    });
+    files.push({ name: NODE_PARAMETERS_FILE, text: doc.toString({ lineWidth: 0 }) });
   }
   try {
     mkdirSync(values.output, { recursive: true });

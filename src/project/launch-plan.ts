@@ -273,6 +273,40 @@ function planningLaunch(project: Project, body: BodyLaunch): PlanningLaunch {
   };
 }
 
+/** body_bridge's parameters for the body simulation.launch.py simulates in a user's project (simulatedBodyParameters). */
+export interface SimulatedBodyParameters {
+  placement_frame: string;
+  placement: number[];
+  free_root_frame: string;
+  root_joint: string;
+  initial_joint_positions: string[];
+  planning_scene_project: string;
+  planning_robot: string;
+}
+
+/**
+ * How body_bridge serves the body that a user's project simulates under ros2_control (simulation.launch.py
+ * project:=), beside what the launch gives it (robot_state_publisher in the item's namespace, ros2_control, the
+ * controller's joint_states): the root placed in `world` where the project starts it (a fixed base stands there
+ * for good), and the project's static bodies in MoveIt's planning scene. Null for a base that a
+ * diff_drive_controller drives: its odometry places it (odom → root), and MoveIt then has no `world` to put
+ * obstacles in.
+ */
+export function simulatedBodyParameters(project: Project, body: LoadedProjectBody, options: { driven: boolean }): SimulatedBodyParameters | null {
+  if (options.driven) return null;
+  const root = body.model.links[0]!;
+  return {
+    placement_frame: WORLD_FRAME,
+    placement: placementOfPose(body.initialRootPose),
+    // placement_frame replaces free_root_frame (the node refuses both).
+    free_root_frame: '',
+    root_joint: body.rootJointType !== root.joint.type && (body.rootJointType === 'fixed' || body.rootJointType === 'free') ? body.rootJointType : '',
+    initial_joint_positions: initialJoints(body),
+    planning_scene_project: project.file,
+    planning_robot: body.itemName,
+  };
+}
+
 /** The launch plan of a read project. */
 export function launchPlan(project: Project, options: LaunchPlanOptions = {}): LaunchPlan {
   const bodies: BodyLaunch[] = [];

@@ -10,7 +10,7 @@ Request:
    "home": {JOINT: VALUE}, "limits": {JOINT: [LOWER, UPPER]},
    "chains": [{"name": GROUP, "joints": [JOINT...], "tip": LINK}],
    "ranges": {JOINT: {"planning": [LOWER, UPPER], "model": [LOWER, UPPER]}},
-   "checks": ["interfaces", "home", "joint", "pose", "self_collision", "beyond_range", "execute"], "collision_tries": 3000,
+   "checks": ["interfaces", "home", "joint", "pose", "self_collision", "beyond_range", "execute", "world"], "collision_tries": 3000,
    "executions": {"joint": 5, "pose": 3}, "settle": 1.5}
 
 Result:
@@ -21,7 +21,13 @@ Result:
    "self_collision": {"group", "tries", "state", "contacts", "error_code", "planning_time"} | {"group": null, "tries"},
    "beyond_range": [{"joint", "group", "goal", "valid", "error_code", "planning_time", "points"}],
    "executions": [{"group", "kind": "joint"|"pose"|"position"|"orientation", "goal", "error_code", "joint_names",
-                   "points", "sent", "done", "settled", "goal_fk"}]}
+                   "points", "sent", "done", "settled", "goal_fk"}],
+   "world": {"objects": [{"id", "frame"}], "allowed": [[A, B]...], "current": VALIDITY,
+             "object_contact": {"state", "contacts", "tries"} | {"state": null, "tries"}}}
+
+World ("world", before anything moves): the collision objects of move_group's planning scene with their header
+frames, the pairs its allowed collision matrix allows that name one of them, the current state's validity, and
+a random state of the first chain in contact with one of the objects (up to collision_tries).
 
 Executions ("execute"): for every chain, executions["joint"] joint goals and executions["pose"] Cartesian goals
 (for the "joint_groups", [{"name", "joints"}], groups that are no chain, joint goals only)
@@ -144,6 +150,19 @@ class Probe:
         if missing:
             raise RuntimeError('move_group\'s current state lacks %s' % missing)
         return {j: known[j] for j in joints}
+
+    def world(self):
+        """The collision objects of move_group's planning scene, and the allowed pairs that name one."""
+        req = GetPlanningScene.Request()
+        req.components.components = (PlanningSceneComponents.WORLD_OBJECT_NAMES | PlanningSceneComponents.WORLD_OBJECT_GEOMETRY
+                                     | PlanningSceneComponents.ALLOWED_COLLISION_MATRIX)
+        res = self.call(self.scene, req, 'get_planning_scene')
+        objects = [{'id': o.id, 'frame': o.header.frame_id} for o in res.scene.world.collision_objects]
+        ids = {o['id'] for o in objects}
+        acm = res.scene.allowed_collision_matrix
+        allowed = sorted({tuple(sorted((a, b))) for i, a in enumerate(acm.entry_names) for j, b in enumerate(acm.entry_names)
+                          if i < j and acm.entry_values[i].enabled[j] and (a in ids or b in ids)})
+        return {'objects': objects, 'allowed': [list(p) for p in allowed]}
 
     def interfaces(self):
         res = self.call(self.planners, QueryPlannerInterfaces.Request(), 'query_planner_interface')
@@ -315,6 +334,24 @@ def run(probe, request):
     out = {}
     if 'interfaces' in checks:
         out['interfaces'] = probe.interfaces()
+    if 'world' in checks:
+        world = probe.world()
+        world['current'] = probe.check({})
+        ids = {o['id'] for o in world['objects']}
+        contact = {'state': None, 'tries': 0}
+        chain = request['chains'][0] if request['chains'] else None
+        # A generator of its own: the goals of the other checks stay the ones the seed gives without this one.
+        world_rng = random.Random(request.get('seed', 1) + 1)
+        for _ in range(request.get('collision_tries', 3000) if chain and ids else 0):
+            contact['tries'] += 1
+            q = random_state(world_rng, chain['joints'], limits)
+            verdict = probe.check(q)
+            touching = [c for c in verdict['contacts'] if c[0] in ids or c[1] in ids]
+            if touching:
+                contact.update(state=q, contacts=touching)
+                break
+        world['object_contact'] = contact
+        out['world'] = world
     if 'home' in checks:
         out['home'] = {'current': probe.check({}), 'srdf': probe.check(request['home'])}
     plans = []
