@@ -132,20 +132,27 @@ describe('planning scene publisher', () => {
     if (partWith('PlanningScene against the installed moveit_msgs', installedMoveitMessages)) {
       for (const distro of ['humble', 'jazzy'] as const) expect(checkMessage(MessageType.PlanningScene, scenes(transport)[0], distro)).toEqual([]);
     }
-    // The same matrix again, or none: nothing to send.
+    // The same matrix again: nothing to send. None: nothing sent, and none for a move_group that comes later.
     scene.update({ frame, bodies: [table], matrix: { ...matrix } });
+    expect(scenes(transport)).toHaveLength(1);
     scene.update({ frame, bodies: [table], matrix: null });
     expect(scenes(transport)).toHaveLength(1);
+    const stopFirst = transport.subscribe('planning_scene', MessageType.PlanningScene, moveGroupQoS, () => undefined);
+    transport.advanceWall(SUBSCRIBER_POLL_MS);
+    expect(scenes(transport)).toHaveLength(2);
+    expect(scenes(transport)[1]!.allowed_collision_matrix.entry_names).toEqual([]);
+    stopFirst();
+    transport.advanceWall(SUBSCRIBER_POLL_MS);
     // A changed matrix alone is sent alone.
     const without = matrixWithContacts({ links: ['BASE', 'ARM'], disabled: [{ link1: 'ARM', link2: 'BASE' }] }, []);
     scene.update({ frame, bodies: [table], matrix: without });
-    expect(scenes(transport)).toHaveLength(2);
-    expect(scenes(transport)[1]!.world.collision_objects).toEqual([]);
-    expect(scenes(transport)[1]!.allowed_collision_matrix).toEqual(without);
+    expect(scenes(transport)).toHaveLength(3);
+    expect(scenes(transport)[2]!.world.collision_objects).toEqual([]);
+    expect(scenes(transport)[2]!.allowed_collision_matrix).toEqual(without);
     transport.subscribe('planning_scene', MessageType.PlanningScene, moveGroupQoS, () => undefined);
     transport.advanceWall(SUBSCRIBER_POLL_MS);
-    expect(scenes(transport)[2]!.allowed_collision_matrix).toEqual(without);
-    expect(ops(scenes(transport)[2]!)).toEqual([['table', CollisionObjectOperation.ADD]]);
+    expect(scenes(transport)[3]!.allowed_collision_matrix).toEqual(without);
+    expect(ops(scenes(transport)[3]!)).toEqual([['table', CollisionObjectOperation.ADD]]);
   });
 
   it('a list with a repeated or empty name is refused, and the last scene stays', () => {

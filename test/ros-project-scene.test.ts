@@ -289,6 +289,20 @@ describe("a fixed base that stands on a static body: the contact allowed in Move
     expect(after.every((scene) => scene.allowed_collision_matrix.entry_names.length === 0)).toBe(true);
   });
 
+  it('the SRDF no longer served: no matrix is sent again, and the contact is warned about', () => {
+    const r = node(semantic, 'arm-shapes.body');
+    expect(r.bridge.setParams({ publish_robot_description_semantic: false }).successful).toBe(true);
+    expect(logs(r, 'warn')).toContainEqual(expect.stringMatching(/^'Floor' touches the robot's base/));
+    const sent = r.scenes().length;
+    // A move_group that comes now gets the objects and no matrix of ours.
+    r.transport.subscribe('planning_scene', MessageType.PlanningScene, { reliability: 'reliable', durability: 'volatile', depth: 10 }, () => undefined);
+    r.transport.advanceWall(SUBSCRIBER_POLL_MS);
+    const resent = r.scenes().slice(sent);
+    expect(resent.length).toBeGreaterThan(0);
+    expect(resent.every((scene) => scene.allowed_collision_matrix.entry_names.length === 0)).toBe(true);
+    expect(ops(resent.at(-1)!).map(([id]) => id)).toEqual(['Floor', 'table']);
+  });
+
   it('a body that stands clear of the base never brings a matrix', () => {
     const r = node({ ...semantic, placement: [1, 0, 0.06, 0, 0, S, S] });
     expect(r.scenes().length).toBeGreaterThan(0);

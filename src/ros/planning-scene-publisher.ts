@@ -23,7 +23,7 @@ export interface SceneWorld {
   bodies: StaticBody[];
   /**
    * The allowed collision matrix to give MoveIt (it replaces MoveIt's whole: the SRDF's pairs must be in it),
-   * or null to leave MoveIt's as it is.
+   * or null to leave MoveIt's as it is (and send none to a move_group that starts later).
    */
   matrix?: AllowedCollisionMatrix | null;
 }
@@ -96,7 +96,8 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
     frame = world.frame.name;
     const nextMatrix = world.matrix ? { acm: world.matrix, key: JSON.stringify(world.matrix) } : null;
     const matrixChanged = nextMatrix !== null && nextMatrix.key !== matrix?.key;
-    if (nextMatrix) matrix = nextMatrix;
+    // No matrix: MoveIt keeps the one it has, and a move_group that comes later is sent none.
+    matrix = nextMatrix;
     if (changed.length === 0 && removed.length === 0 && !matrixChanged) return { successful: true, reason: '' };
     send(sceneDiff(changed.map((c) => c.object), changed.flatMap((c) => (c.color ? [c.color] : [])), removed, frame, matrixChanged ? matrix!.acm : undefined));
     const parts = [

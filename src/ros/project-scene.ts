@@ -100,7 +100,7 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
     }
     // The matrix replaces MoveIt's whole, so it is only ours to send with the SRDF we serve; once sent it follows
     // every change (a contact gone puts the SRDF's own matrix back).
-    matrixSent ||= semantic !== null && world.baseContacts.length > 0;
+    matrixSent = semantic !== null && (matrixSent || world.baseContacts.length > 0);
     const matrix = semantic && matrixSent ? matrixWithContacts(semantic.matrix, world.baseContacts) : null;
     publisher ??= startPlanningScenePublisher({ transport });
     const result = publisher.update({ frame: world.frame, bodies: world.bodies, matrix });
