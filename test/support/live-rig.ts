@@ -334,12 +334,32 @@ export function ownRosDomain(suite: (typeof LIVE_SUITES)[number]): number {
  * rcl initialised and the suite's observer node, not yet spinning. No /rosout of its own: on Humble rcl would
  * register it twice and warn, and its log is the test's.
  */
-export async function observerNode(rcl: Any, name: string): Promise<Any> {
+export async function observerNode(rcl: Any, name: string, options: { alone?: boolean } = {}): Promise<Any> {
   await rcl.init(undefined, ['node', name]);
-  const options = new rcl.NodeOptions();
-  options.enableRosout = false;
-  return new rcl.Node(`bb_${name.replace(/-/g, '_')}_${process.pid}`, '', undefined, options);
+  const nodeOptions = new rcl.NodeOptions();
+  nodeOptions.enableRosout = false;
+  const node = new rcl.Node(`bb_${name.replace(/-/g, '_')}_${process.pid}`, '', undefined, nodeOptions);
+  if (options.alone ?? true) {
+    // The suite has started nothing yet: a node already on its domain is another run's, or one left from an
+    // interrupted run (seen: a Choreonoid of a killed run made every node of the next run's project appear twice).
+    // Discovery on loopback takes well under this; a node found later is not looked for.
+    await sleep(FOREIGN_NODE_WAIT_MS);
+    const foreign = (node.getNodeNamesAndNamespaces() as { name: string; namespace: string }[])
+      .map((n) => `${n.namespace.replace(/\/$/, '')}/${n.name}`)
+      .filter((n) => n !== `/${node.name()}` && !n.startsWith('/_'));
+    if (foreign.length > 0) {
+      closeObserver(rcl, node);
+      throw new Error(
+        `ROS domain ${process.env.ROS_DOMAIN_ID} already has nodes before the suite starts any: ${foreign.join(', ')}. ` +
+          'Another run of the live suites (or a process left from one) is on it: stop it, or give one of the runs another BODY_BRIDGE_LIVE_DOMAIN_BASE',
+      );
+    }
+  }
+  return node;
 }
+
+/** How long observerNode listens for nodes already on the suite's domain (ms). */
+const FOREIGN_NODE_WAIT_MS = 1500;
 
 /** observerNode's other half, for afterAll: whatever of the two was made. */
 export function closeObserver(rcl: Any, node: Any): void {
