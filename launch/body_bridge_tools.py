@@ -59,6 +59,15 @@ def model_argument(body_file):
     return os.environ.get('BODY_BRIDGE_MODELS') or os.path.join(get_package_share_directory(PACKAGE), 'models')
 
 
+def node_namespace(context, namespace=''):
+    """The namespace a node of this launch runs in: `namespace` when absolute, else under the one a PushRosNamespace
+    around the include set (simulation.launch.py runs moveit.launch.py and display.launch.py in ROS2ControlItem's)."""
+    if namespace.startswith('/'):
+        return namespace.rstrip('/')
+    parts = [p.strip('/') for p in (context.launch_configurations.get('ros_namespace', ''), namespace) if p.strip('/')]
+    return '/' + '/'.join(parts) if parts else ''
+
+
 def run_cli(args):
     """Runs body-bridge ARGS; returns its stderr (warnings, the summary). Raises RuntimeError when it fails."""
     result = subprocess.run(cli_command() + args, capture_output=True, text=True, timeout=600, check=False)

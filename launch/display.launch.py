@@ -46,7 +46,7 @@ def rviz_node(context):
         os.close(fd)
         actions.append(tools.remove_at_shutdown(config))
         args = ['rviz', tools.model_argument(get('body_file')), '-o', config,
-                '--frame-prefix', get('frame_prefix'), '--namespace', namespace,
+                '--frame-prefix', get('frame_prefix'), '--namespace', tools.node_namespace(context, namespace),
                 '--world-frame', get('world_frame') or str(parameters.get('world_frame', '')),
                 '--free-root-frame', get('free_root_frame') or str(parameters.get('free_root_frame', ''))]
         try:

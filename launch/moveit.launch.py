@@ -38,6 +38,8 @@ import os
 import sys
 import tempfile
 
+from ament_index_python.packages import get_package_share_directory, PackageNotFoundError
+
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription, LogInfo, OpaqueFunction
 from launch.launch_description_sources import PythonLaunchDescriptionSource
@@ -52,9 +54,9 @@ MOTION_PLANNING_DISPLAY = """
     - Class: moveit_rviz_plugin/MotionPlanning
       Enabled: true
       Name: MotionPlanning
-      Move Group Namespace: ""
+      Move Group Namespace: "{namespace}"
       Robot Description: robot_description
-      Planning Scene Topic: /monitored_planning_scene
+      Planning Scene Topic: {namespace}/monitored_planning_scene
       Value: true
 """
 
@@ -196,13 +198,22 @@ def moveit_nodes(context):
     ]
     if is_true(get('rviz')):
         rviz_config = os.path.join(config_dir, 'moveit.rviz')
-        tools.run_cli(['rviz', model, '-o', rviz_config, '--free-root-frame', free_root_frame]
+        # The namespace move_group and the node run in (simulation.launch.py: ROS2ControlItem's): the displays'
+        # topics are absolute in the file.
+        namespace = tools.node_namespace(context)
+        tools.run_cli(['rviz', model, '-o', rviz_config, '--free-root-frame', free_root_frame, '--namespace', namespace]
                       + (['--world-frame', parameters.get('placement_frame') or 'world'] if served or parameters.get('placement_frame') else [])
                       + tools.convention_args(parameters))
         with open(rviz_config) as f:
             text = f.read()
-        # The MotionPlanning display joins the generated ones (after TF, before the device displays).
-        text = text.replace('\n    - Class: rviz_default_plugins/TF', MOTION_PLANNING_DISPLAY.rstrip('\n') + '\n    - Class: rviz_default_plugins/TF', 1)
+        # The MotionPlanning display joins the generated ones (after TF, before the device displays) where MoveIt's
+        # rviz plugin is installed; without it rviz2 would log an error for the display and show the rest.
+        try:
+            get_package_share_directory('moveit_ros_visualization')
+            display = MOTION_PLANNING_DISPLAY.format(namespace=namespace).rstrip('\n')
+            text = text.replace('\n    - Class: rviz_default_plugins/TF', display + '\n    - Class: rviz_default_plugins/TF', 1)
+        except PackageNotFoundError:
+            actions.append(LogInfo(msg='moveit_ros_visualization is not installed: rviz2 shows the robot without the MotionPlanning display'))
         with open(rviz_config, 'w') as f:
             f.write(text)
         actions.append(Node(
