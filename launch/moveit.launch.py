@@ -202,7 +202,7 @@ def moveit_nodes(context):
         # topics are absolute in the file.
         namespace = tools.node_namespace(context)
         tools.run_cli(['rviz', model, '-o', rviz_config, '--free-root-frame', free_root_frame, '--namespace', namespace]
-                      + (['--world-frame', parameters.get('placement_frame') or 'world'] if served or parameters.get('placement_frame') else [])
+                      + (['--world-frame', parameters['placement_frame']] if parameters.get('placement_frame') else [])
                       + tools.convention_args(parameters))
         with open(rviz_config) as f:
             text = f.read()

@@ -106,7 +106,8 @@ def simulation(context):
     # A user's project: body-bridge control wrote where the project puts the body (placement in world) and which
     # project gives MoveIt its obstacles; on top of the user's own params file, as one file for the node.
     in_project = os.path.join(out, 'body_bridge.params.yaml')
-    if project and os.path.exists(in_project):
+    placed_by_project = bool(project) and os.path.exists(in_project)
+    if placed_by_project:
         params_file = tools.write_parameters(os.path.join(out, 'robot_state_publisher.params.yaml'), {
             **tools.file_parameters(params_file, namespace, 'robot_state_publisher'),
             **tools.file_parameters(in_project, namespace, 'robot_state_publisher'),
@@ -118,7 +119,7 @@ def simulation(context):
         'joint_states_topic': 'joint_states',
         # diff_drive_controller publishes odom → base; a user's project places the root (placement_frame);
         # otherwise the root's initial pose stands in for it.
-        'free_root_frame': '' if spawners.get('diff_drive') or params_file != get('params_file') else 'world',
+        'free_root_frame': '' if spawners.get('diff_drive') or placed_by_project else 'world',
         'node_name': 'robot_state_publisher',
         'ros2_control': mode,
         'publish_joint_states': 'false',

@@ -141,6 +141,12 @@ function initialJoints(b: LoadedProjectBody): string[] {
     .map(([name, q]) => `${name}=${q}`);
 }
 
+/** The root joint the project's fix_root gives the body where it differs from the model's ('' where it does not): the node's root_joint. */
+export function rootJointOverride(b: LoadedProjectBody): '' | 'fixed' | 'free' {
+  const type = b.rootJointType;
+  return type !== b.model.links[0]!.joint.type && (type === 'fixed' || type === 'free') ? type : '';
+}
+
 /** A ROS name token of a body item's name for a namespace of ours: letters, digits and '_', not starting with a digit. */
 function nameToken(itemName: string): string {
   const token = rosNodeName(itemName).replace(/[^A-Za-z0-9_]/g, '_');
@@ -223,7 +229,6 @@ function bodyLaunch(b: LoadedProjectBody, index: number, nodeName: string, optio
     warnings.push(warning(b.at, `body item "${b.itemName}" follows body item ${b.linkage.parentItemPath} (${b.linkage.kind}): it is placed where the project starts it and does not follow that body`));
   }
   if (b.world === null) warnings.push(warning(b.at, `body item "${b.itemName}" is outside any world item: no simulation moves it; it is placed where the project starts it`));
-  const rootJoint = b.rootJointType !== b.model.links[0]!.joint.type && (b.rootJointType === 'fixed' || b.rootJointType === 'free') ? b.rootJointType : '';
   return {
     index,
     itemName: b.itemName,
@@ -242,7 +247,7 @@ function bodyLaunch(b: LoadedProjectBody, index: number, nodeName: string, optio
       placement: placementOfPose(b.initialRootPose),
       placement_topic: !b.fixedRoot && source ? source.topic : '',
       placement_topic_type: !b.fixedRoot && source ? source.type : 'odometry',
-      root_joint: rootJoint,
+      root_joint: rootJointOverride(b),
       initial_joint_positions: initialJoints(b),
       device_input_namespace: namespace,
       ros2_control: ros2Control,
@@ -294,13 +299,12 @@ export interface SimulatedBodyParameters {
  */
 export function simulatedBodyParameters(project: Project, body: LoadedProjectBody, options: { driven: boolean }): SimulatedBodyParameters | null {
   if (options.driven) return null;
-  const root = body.model.links[0]!;
   return {
     placement_frame: WORLD_FRAME,
     placement: placementOfPose(body.initialRootPose),
     // placement_frame replaces free_root_frame (the node refuses both).
     free_root_frame: '',
-    root_joint: body.rootJointType !== root.joint.type && (body.rootJointType === 'fixed' || body.rootJointType === 'free') ? body.rootJointType : '',
+    root_joint: rootJointOverride(body),
     initial_joint_positions: initialJoints(body),
     planning_scene_project: project.file,
     planning_robot: body.itemName,

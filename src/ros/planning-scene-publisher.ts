@@ -33,6 +33,8 @@ export interface PlanningScenePublisher {
   update(world: SceneWorld): { successful: boolean; reason: string };
   /** The ids in MoveIt's world as we last sent it. */
   objectIds(): string[];
+  /** Whether MoveIt has an allowed collision matrix from us (the last update gave one). */
+  hasMatrix(): boolean;
   /** Stops watching for subscribers, after taking our objects out of the scenes that have them. */
   stop(): void;
 }
@@ -131,6 +133,7 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
   return {
     update,
     objectIds: () => [...current.keys()],
+    hasMatrix: () => matrix !== null,
     stop(): void {
       stopPoll();
       if (current.size > 0 && publisher && !countFailed && publisher.subscriptionCount() > 0) send(sceneDiff([], [], [...current.keys()], frame));

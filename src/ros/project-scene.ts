@@ -44,8 +44,6 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
   let watched: { file: string; signature: string | null }[] = [];
   let stopWatch: (() => void) | null = null;
   let waitingSaid = false;
-  /** Whether MoveIt has an allowed collision matrix from us. */
-  let matrixSent = false;
   /** Set by restart(): refreshes before it (the first serve at the node's start) have nothing to do yet. */
   let started = false;
 
@@ -100,9 +98,8 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
     }
     // The matrix replaces MoveIt's whole, so it is only ours to send with the SRDF we serve; once sent it follows
     // every change (a contact gone puts the SRDF's own matrix back).
-    matrixSent = semantic !== null && (matrixSent || world.baseContacts.length > 0);
-    const matrix = semantic && matrixSent ? matrixWithContacts(semantic.matrix, world.baseContacts) : null;
     publisher ??= startPlanningScenePublisher({ transport });
+    const matrix = semantic && (world.baseContacts.length > 0 || publisher.hasMatrix()) ? matrixWithContacts(semantic.matrix, world.baseContacts) : null;
     const result = publisher.update({ frame: world.frame, bodies: world.bodies, matrix });
     if (result.successful) previous = new Map(world.bodies.map((b) => [b.name, b]));
     log.info(`planning scene from ${file} (${why}): ${world.bodies.length} static bod${world.bodies.length === 1 ? 'y' : 'ies'} considered, expressed in ${world.frame.name}`);
@@ -117,7 +114,6 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
       publisher?.stop();
       publisher = null;
       previous = new Map();
-      matrixSent = false;
       watched = [];
       return;
     }

@@ -18,7 +18,7 @@ import type { Pose, RobotModel } from '../model/types.js';
 import { uniqueNamer } from '../model/unique-name.js';
 import { type BaseContact, planningFrameOf, type StaticBody, touchingBase } from '../moveit/planning-scene.js';
 import type { PlacedFrame } from '../moveit/scene-objects.js';
-import type { LoadedProjectBody, Project } from '../project/index.js';
+import { type LoadedProjectBody, type Project, rootJointOverride } from '../project/index.js';
 
 /** The SRDF virtual joint's parent the node writes for a free root (semantic.ts: body-bridge moveit's default). */
 export const VIRTUAL_PARENT = 'world';
@@ -49,8 +49,10 @@ export interface ProjectSceneWorld {
 }
 
 /** The body as the project has it: its fix_root applied to the model. */
-const asProjectHasIt = (b: LoadedProjectBody): RobotModel =>
-  b.rootJointType !== b.model.links[0]!.joint.type && (b.rootJointType === 'fixed' || b.rootJointType === 'free') ? withRootJoint(b.model, b.rootJointType) : b.model;
+const asProjectHasIt = (b: LoadedProjectBody): RobotModel => {
+  const rootJoint = rootJointOverride(b);
+  return rootJoint === '' ? b.model : withRootJoint(b.model, rootJoint);
+};
 
 /** The static bodies of `project` around the planning robot, and the frame they are expressed in. */
 export function sceneFromProject(project: Project, request: SceneRequest): ProjectSceneWorld {
