@@ -139,7 +139,9 @@ def moveit_nodes(context):
                             '--motion-step', get('motion_step'),
                             '--virtual-parent', free_root_frame or 'world',
                             '--ros-distro', distro if distro in ('humble', 'jazzy') else 'humble']
-                           + tools.convention_args(parameters))
+                           + tools.convention_args(parameters)
+                           # The node's roles file (simulation.launch.py's roles_file:=): the same groups as its SRDF.
+                           + (['--roles', parameters['roles_file']] if parameters.get('roles_file') else []))
     files = {name: tools.read_yaml(os.path.join(config_dir, name))
              for name in ('joint_limits.yaml', 'kinematics.yaml', 'ompl_planning.yaml', 'moveit_controllers.yaml')}
     execution = is_true(get('execution'))

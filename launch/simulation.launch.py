@@ -6,8 +6,9 @@
 
 At launch `body-bridge control` writes, from the model, into a temporary folder: the PD gains for choreonoid_ros's
 BodySystemInterface, ros2_controllers.yaml (controller manager at one update per simulation step,
-joint_state_broadcaster, one joint_trajectory_controller per MoveIt planning group, a diff_drive_controller for a
-two-wheeled base), spawners.yaml, and — without project:= — a Choreonoid project (world, floor, AIST simulator,
+joint_state_broadcaster, one joint_trajectory_controller per MoveIt planning group — arms, a head, grippers,
+flippers —, a diff_drive_controller for a wheeled, skid-steer or tracked base, a velocity controller for wheels no
+drive takes; each joint's role decides, docs/control.md "Joint roles", and roles_file:= overrides it), spawners.yaml, and — without project:= — a Choreonoid project (world, floor, AIST simulator,
 the body with BodyROS2Item and ROS2ControlItem, WorldROS2Item). Given project:=, it checks that project instead
 and stops, saying where, when it lacks what ros2_control needs. Then it starts:
 
@@ -18,7 +19,7 @@ and stops, saying where, when it lacks what ros2_control needs. Then it starts:
   execution:=true (moveit.launch.py); rviz:=true adds rviz2;
 - the spawners, which wait for the controller manager inside Choreonoid.
 
-A two-wheeled base: diff_drive_controller publishes odom → base, so body_bridge publishes no world → root.
+A wheeled or tracked base: diff_drive_controller publishes odom → base, so body_bridge publishes no world → root.
 docs/control.md says more.
 """
 
@@ -67,6 +68,8 @@ def simulation(context):
     args += [a for entry in get('joint_modes').split() for a in ('--joint-mode', entry)]
     if get('gains_file'):
         args += ['--gains', get('gains_file')]
+    if get('roles_file'):
+        args += ['--roles', os.path.abspath(get('roles_file'))]
     if namespace:
         args += ['--namespace', namespace]
     if get('time_step'):
@@ -107,11 +110,17 @@ def simulation(context):
     # project gives MoveIt its obstacles; on top of the user's own params file, as one file for the node.
     in_project = os.path.join(out, 'body_bridge.params.yaml')
     placed_by_project = bool(project) and os.path.exists(in_project)
+    # The node's <ros2_control> block must be the one body-bridge control chose (roles file, joint_modes):
+    # every joint's mode, on top of the user's params file, as one file for the node.
+    node_parameters = tools.file_parameters(params_file, namespace, 'robot_state_publisher')
     if placed_by_project:
-        params_file = tools.write_parameters(os.path.join(out, 'robot_state_publisher.params.yaml'), {
-            **tools.file_parameters(params_file, namespace, 'robot_state_publisher'),
-            **tools.file_parameters(in_project, namespace, 'robot_state_publisher'),
-        })
+        node_parameters.update(tools.file_parameters(in_project, namespace, 'robot_state_publisher'))
+    if spawners.get('joint_modes'):
+        node_parameters['ros2_control_joint_modes'] = list(spawners['joint_modes'])
+    if get('roles_file'):
+        # The node's SRDF groups (and moveit.launch.py's controllers for them) follow the same roles.
+        node_parameters['roles_file'] = os.path.abspath(get('roles_file'))
+    params_file = tools.write_parameters(os.path.join(out, 'robot_state_publisher.params.yaml'), node_parameters)
     served = {
         'body_file': model,
         'use_sim_time': 'true',
@@ -154,6 +163,8 @@ def generate_launch_description():
         DeclareLaunchArgument('mode', default_value='position_pd',
                               description='Every joint\'s command interface: position_pd (default), velocity_pd, effort, position, velocity'),
         DeclareLaunchArgument('joint_modes', default_value='', description='Per-joint modes, space-separated JOINT=MODE'),
+        DeclareLaunchArgument('roles_file', default_value='',
+                              description='Joint roles replacing inferred ones (JOINT: ROLE per line; body-bridge control --roles)'),
         DeclareLaunchArgument('gains_file', default_value='', description='PD gains replacing the model\'s (docs/control.md)'),
         DeclareLaunchArgument('time_step', default_value='', description="The simulation step in s; empty = 0.001, or the project's"),
         DeclareLaunchArgument('gui', default_value='false', description="true: Choreonoid's window"),

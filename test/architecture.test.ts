@@ -22,12 +22,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   devices: ['model', 'kinematics', 'messages', 'cdr'],
   view: ['.', 'model', 'kinematics', 'urdf', 'devices'],
   // moveit builds MoveIt's messages (planning-scene objects) as plain data, as devices builds sensor messages.
-  moveit: ['model', 'kinematics', 'urdf', 'messages'],
-  control: ['model', 'kinematics', 'urdf', 'moveit'],
+  moveit: ['model', 'kinematics', 'urdf', 'messages', 'roles'],
+  roles: ['model', 'kinematics', 'urdf'],
+  control: ['model', 'kinematics', 'urdf', 'moveit', 'roles'],
   rviz: ['model', 'kinematics', 'devices'],
   project: ['.', 'model', 'body', 'vrml', 'kinematics'],
-  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'control', 'project', 'rviz'],
-  ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit', 'control', 'project'],
+  cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'control', 'project', 'rviz', 'roles'],
+  ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit', 'control', 'project', 'roles'],
 };
 
 /** The only file that may import rclnodejs: the rest of the node sees a Transport. */

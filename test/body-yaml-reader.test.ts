@@ -113,6 +113,15 @@ describe('the direct YAML reader gives what the yaml package route gives', () =>
     expect(taken).toBeGreaterThan(500);
   });
 
+  test('an anchor on an alias (`&a *b`, which YAML forbids) is left to the yaml route, which rejects it', () => {
+    // Found by the mutation test above: `<<: [&a *MAIN_BELT_SPEC, ...]` in a copy of AizuSpiderNA.body was taken.
+    const file = join(corpusDir, 'x.body');
+    for (const text of ['b: &x 1\na: [&a *x]\n', 'b: &x 1\na: &a *x\n', 'b: &x 1\na: &a\n  *x\n', 'b: &x 1\nc:\n  - &a *x\n', 'b: &x 1\na: { k: &a *x }\n']) {
+      expect(direct(file, text, []), text).toBeNull();
+      expect(() => parseWithYamlPackage(file, text, defaultLimits, []), text).toThrow(/alias node must not specify any properties/);
+    }
+  });
+
   test('limits and cycles are left to the yaml route, which reports them located', () => {
     const file = join(corpusDir, 'x.body');
     const w: Diagnostic[] = [];

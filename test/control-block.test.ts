@@ -40,8 +40,10 @@ describe('modes', () => {
     expect(velocityCounterpart(mode)).toBe(wheel);
   });
 
-  it('each joint: its override, else a wheel\'s velocity form of the default, else a caster free (effort), else the default; unknown overrides listed', () => {
-    const c = chooseModes(['a', 'b', 'w', 'v', 'c', 'd'], 'position_pd', new Map([['b', 'effort'], ['v', 'velocity'], ['d', 'position'], ['ghost', 'position']]), new Set(['w', 'v']), new Set(['c', 'd']));
+  it('each joint: its override, else by its role — free joints effort, tracks velocity, wheels the default\'s velocity form — else the default; unknown overrides listed', () => {
+    const r = (joint: string, role: string, actuated = true) => ({ joint, role, actuated });
+    const roles = [r('a', 'arm'), r('b', 'arm'), r('w', 'drive_wheel'), r('v', 'drive_wheel'), r('c', 'caster', false), r('d', 'caster', false), r('t', 'track'), r('s', 'wheel')];
+    const c = chooseModes(roles, 'position_pd', new Map([['b', 'effort'], ['v', 'velocity'], ['d', 'position'], ['ghost', 'position']]));
     expect(c.joints).toEqual([
       { joint: 'a', mode: 'position_pd', from: 'default' },
       { joint: 'b', mode: 'effort', from: 'override' },
@@ -49,6 +51,8 @@ describe('modes', () => {
       { joint: 'v', mode: 'velocity', from: 'override' },
       { joint: 'c', mode: 'effort', from: 'passive' },
       { joint: 'd', mode: 'position', from: 'override' },
+      { joint: 't', mode: 'velocity', from: 'track' },
+      { joint: 's', mode: 'velocity_pd', from: 'wheel' },
     ]);
     expect(c.unknown).toEqual(['ghost']);
   });
@@ -220,6 +224,27 @@ describe('the node', () => {
     expect(descriptions()).toHaveLength(3); // the same description: not published again
     expect(bridge.setParams({ ros2_control: '' }).successful).toBe(true);
     expect(descriptions()[3]).not.toContain('<ros2_control');
+    bridge.stop();
+  });
+
+  it('roles_file: the block follows the file\'s roles; a wrong file keeps the last good model, located; fixed, it is picked up', () => {
+    const roles = join(meshDir, 'roles.yaml');
+    writeFileSync(roles, 'LeftWheel: passive\n');
+    const transport = createMemoryTransport({ codec: peerCodec });
+    const bridge = startRobotPublisher(
+      { transport, loadModel: (f) => loadRobotModel(f), describe: (m, p) => describeModel(m, p), fileSignature },
+      { ...defaultParams(), body_file: cart, mesh_dir: meshDir, publish_joint_states: false, watch_body_file: false, ros2_control: 'position_pd', roles_file: roles },
+    );
+    const descriptions = (): string[] => transport.messages<StringMsg>('robot_description').map((m) => m.data);
+    const modes = (xml: string): string[] => readRos2Control(xml)[0]!.joints.map((j) => `${j.name}=${j.command[0]!.name}`);
+    // A wheel made passive is free (effort); the other, left without a partner, is commanded on its own in velocity.
+    expect(modes(descriptions()[0]!)).toEqual(['LeftWheel=effort', 'RightWheel=velocity_pd']);
+    writeFileSync(roles, 'LeftWheel: passive\nLeftWhel: wheel\n');
+    expect(bridge.reload()).toBe(false);
+    expect(descriptions()).toHaveLength(1);
+    writeFileSync(roles, 'LeftWheel: drive_wheel\n');
+    expect(bridge.reload()).toBe(true);
+    expect(modes(descriptions()[1]!)).toEqual(['LeftWheel=velocity_pd', 'RightWheel=velocity_pd']);
     bridge.stop();
   });
 });

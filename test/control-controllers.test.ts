@@ -185,7 +185,7 @@ describe('the cart\'s differential drive', () => {
     expect(parse(fileOf(config(cart, { namespace: '/c1' }), 'spawners.yaml'))).toEqual({ namespace: '/c1', controller_manager: '/c1/controller_manager', active: ['joint_state_broadcaster', 'diff_drive_controller'], inactive: [], diff_drive: true });
     const effort = config(cart, { overrides: new Map([['LeftWheel', 'effort'], ['RightWheel', 'effort']]) });
     expect(effort.controllers.controllers.map((x) => x.name)).toEqual(['joint_state_broadcaster']);
-    expect(effort.controllers.notes).toContain('no diff_drive_controller: it commands wheel velocities, and the wheels are in effort, effort mode');
+    expect(effort.controllers.notes).toContain('no diff_drive_controller: it commands wheel velocities, and the wheels are in effort mode');
   });
 
   it('a drive wheel\'s velocity loop is tuned for its share of the cart: I = wheel + (m/2)·r²', () => {
@@ -213,7 +213,7 @@ describe('a corpus differential drive: RH2 (OpenHRP), with two casters', () => {
 
   it('its polygon tyres give the radius their vertices lie on; the separation is between the tyres\' middles', () => {
     const d = c.block.drive.drive!;
-    expect(d.left.round && d.right.round).toBe(true);
+    expect(d.left[0]!.round && d.right[0]!.round).toBe(true);
     expect(d.radius).toBeCloseTo(0.1, 5);
     expect(d.separation).toBeGreaterThan(0.44);
     expect(d.separation).toBeLessThan(0.46);

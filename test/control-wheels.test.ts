@@ -1,7 +1,7 @@
-// The differential drive read off the model (src/control/wheels.ts), on small two-wheeled bases whose
+// The drive read off the model (src/roles/wheels.ts, chosen by src/roles/roles.ts), on small wheeled bases whose
 // radius and separation are known by construction, and the warnings where the geometry is ambiguous.
 import { describe, expect, it } from 'vitest';
-import { analyseDrive } from '../src/control/wheels.js';
+import { analyseDrive, inferRoles } from '../src/roles/roles.js';
 import { axisAngle } from '../src/model/math.js';
 import type { Geometry, Link, Mat3, RobotModel, Shape, Vec3 } from '../src/model/types.js';
 import { affine, joint, link, pose, shape } from './support/urdf-models.js';
@@ -36,14 +36,15 @@ describe('a two-wheeled base', () => {
     expect(a.warnings).toEqual([]);
     expect(a.wheels).toEqual(['left_wheel', 'right_wheel']);
     const d = a.drive!;
-    expect(d.left.joint).toBe('left_wheel');
-    expect(d.right.joint).toBe('right_wheel');
+    expect(d.left.map((w) => w.joint)).toEqual(['left_wheel']);
+    expect(d.right.map((w) => w.joint)).toEqual(['right_wheel']);
+    expect(d.kind).toBe('wheels');
     expect(d.radius).toBeCloseTo(0.08, 12);
     expect(d.separation).toBeCloseTo(0.32, 12);
     expect([d.leftMultiplier, d.rightMultiplier]).toEqual([1, 1]);
     expect(d.base).toBe('chassis');
     expect(d.mass).toBeCloseTo(11, 12);
-    expect(d.left.radiusFrom).toBe('a cylinder about the axis');
+    expect(d.left[0]!.radiusFrom).toBe('a cylinder about the axis');
   });
 
   it('a tyre on a link fixed to the wheel counts; a smaller hub beside it does not', () => {
@@ -61,12 +62,12 @@ describe('a two-wheeled base', () => {
     const a = analyseDrive(robot([wheel('l', 0.15, [tyre(0.08)]), wheel('r', -0.15, [tyre(0.08)], { axis: [0, -1, 0] })]));
     expect(a.warnings).toEqual([]);
     expect([a.drive!.leftMultiplier, a.drive!.rightMultiplier]).toEqual([1, -1]);
-    expect(a.notes.join('\n')).toMatch(/r: its axis points to the base's right.*multiplier −1/);
+    expect(a.notes.join('\n')).toMatch(/r \(right\): its axis points to the base's right.*multiplier −1/);
   });
 
   it('wheel velocity limits are kept for the controller\'s speed limits', () => {
     const a = analyseDrive(robot([wheel('l', 0.15, [tyre(0.08)], { velocity: 10 }), wheel('r', -0.15, [tyre(0.08)], { velocity: 12 })]));
-    expect([a.drive!.left.velocityLimit, a.drive!.right.velocityLimit]).toEqual([10, 12]);
+    expect([a.drive!.left[0]!.velocityLimit, a.drive!.right[0]!.velocityLimit]).toEqual([10, 12]);
   });
 });
 
@@ -87,7 +88,7 @@ describe('tyres as polygon meshes (OpenHRP models)', () => {
     expect(a.warnings).toEqual([]);
     expect(a.drive!.radius).toBeCloseTo(0.09, 12);
     expect(a.drive!.separation).toBeCloseTo(0.32, 12);
-    expect(a.drive!.left.radiusFrom).toBe('a mesh round about the axis (48 rim vertices)');
+    expect(a.drive!.left[0]!.radiusFrom).toBe('a mesh round about the axis (48 rim vertices)');
   });
 
   it('a square (gaps of 90° around the axle) is not round', () => {
@@ -99,7 +100,7 @@ describe('tyres as polygon meshes (OpenHRP models)', () => {
 describe('ambiguous geometry is warned about where it is', () => {
   it('radii that differ: their mean, and each wheel\'s multiplier makes up the difference', () => {
     const a = analyseDrive(robot([wheel('l', 0.15, [tyre(0.08)]), wheel('r', -0.15, [tyre(0.082)])]));
-    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/wheel radii differ: l 0.08 m, r 0.082 m/)]);
+    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/wheel radii differ between the sides: left 0.08 m, right 0.082 m/)]);
     expect(a.warnings[0]!.file).toBe('/cart.body');
     expect(a.drive!.radius).toBeCloseTo(0.081, 12);
     expect(a.drive!.leftMultiplier).toBeCloseTo(0.08 / 0.081, 12);
@@ -122,55 +123,69 @@ describe('ambiguous geometry is warned about where it is', () => {
     ]);
   });
 
-  it('a cylinder lying across the axle is not round about it', () => {
+  it('a cylinder lying across the axle does not reach the ground: no wheel', () => {
     const across = tyre(0.08, [0, 0, 0], axisAngle([1, 0, 0], Math.PI / 2));
     const a = analyseDrive(robot([wheel('l', 0.15, [across]), wheel('r', -0.15, [tyre(0.08)])]));
-    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/wheel l: radius .* from the extent of a cylinder off the axis/), expect.stringMatching(/wheel radii differ/)]);
+    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/no wheel pair across the base \(0 left, 1 right/)]);
   });
 
   it('a wheel without collision geometry: no drive, said why', () => {
     const a = analyseDrive(robot([wheel('l', 0.15, []), wheel('r', -0.15, [tyre(0.08)])]));
     expect(a.drive).toBeNull();
     expect(a.wheels).toEqual([]);
-    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/wheel l has no collision shape to give its radius .* no diff_drive_controller/)]);
+    // Without collision geometry nothing of it touches the ground: it is no wheel, and r has no partner.
+    expect(inferRoles(robot([wheel('l', 0.15, []), wheel('r', -0.15, [tyre(0.08)])])).joints.map((j) => j.role)).toEqual(['joint', 'wheel']);
+    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/no wheel pair across the base \(0 left, 1 right.* no diff_drive_controller/)]);
   });
 
-  it('axes that are not parallel: no drive', () => {
+  it('an axis off the base\'s y: that wheel leaves the drive, which then has no pair', () => {
     const a = analyseDrive(robot([wheel('l', 0.15, [tyre(0.08)]), wheel('r', -0.15, [tyre(0.08)], { axis: [1, 0, 0] })]));
     expect(a.drive).toBeNull();
-    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/not parallel: no diff_drive_controller/)]);
+    expect(a.leftOut.get('r')).toMatch(/is not along the base's y axis/);
+    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/wheel r: radius .* from the extent of a cylinder off the axis/), expect.stringMatching(/no wheel pair across the base \(1 left, 0 right/)]);
   });
 
-  it('an axle along the base\'s x: driving is not along x, warned', () => {
+  it('an axle along the base\'s x: no drive (diff_drive_controller drives along x), warned', () => {
     const a = analyseDrive(robot([wheel('f', 0, [tyre(0.08, [0, 0, 0], axisAngle([0, 0, 1], Math.PI / 2))], { axis: [1, 0, 0], x: 0.15 }), wheel('b', 0, [tyre(0.08, [0, 0, 0], axisAngle([0, 0, 1], Math.PI / 2))], { axis: [1, 0, 0], x: -0.15 })]));
-    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/the wheel axis is not along the base's y axis/)]);
+    expect(a.drive).toBeNull();
+    expect(a.leftOut.get('f')).toMatch(/not along the base's y axis/);
+    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/no wheel pair across the base \(0 left, 0 right/)]);
   });
 });
 
 describe('what is not a differential drive', () => {
   it('a fixed base (an arm) has none, and says nothing', () => {
     const a = analyseDrive(robot([wheel('l', 0.15, [tyre(0.08)]), wheel('r', -0.15, [tyre(0.08)])], 'fixed'));
-    expect(a).toEqual({ drive: null, wheels: [], passive: [], notes: [], warnings: [] });
+    expect(a).toEqual({ drive: null, wheels: [], leftOut: new Map(), notes: [], warnings: [] });
   });
 
   it('a caster (a wheel under a swivel) is not a drive wheel; of three unlimited joints on the base the one coaxial pair drives', () => {
     const swivel = link('swivel', 'chassis', joint('swivel', 'revolute', { axis: [0, 0, 1] }), pose([-0.2, 0, -0.02]), { mass: 0.1, inertia: diag(1e-4, 1e-4, 1e-4) });
-    const caster = link('caster', 'swivel', joint('caster', 'revolute', { axis: [0, 1, 0] }), pose([-0.02, 0, -0.04]), { mass: 0.1, inertia: diag(1e-4, 1e-4, 1e-4), collisions: [tyre(0.02)] });
-    const spare = wheel('spare', 0, [tyre(0.05)], { x: 0.2 });
-    const a = analyseDrive(robot([wheel('l', 0.15, [tyre(0.08)]), wheel('r', -0.15, [tyre(0.08)]), swivel, caster, spare]));
-    expect(a.wheels).toEqual(['l', 'r']);
-    expect(a.notes.join('\n')).toMatch(/the one coaxial pair among 3 unlimited joints on the base \(l, r, spare\)/);
+    const caster = link('caster', 'swivel', joint('caster', 'revolute', { axis: [0, 1, 0] }), pose([-0.02, 0, -0.06]), { mass: 0.1, inertia: diag(1e-4, 1e-4, 1e-4), collisions: [tyre(0.02)] });
+    const spare = wheel('spare', 0, [tyre(0.05)], { x: 0.2, z: -0.05 });
+    const roles = inferRoles(robot([wheel('l', 0.15, [tyre(0.08)]), wheel('r', -0.15, [tyre(0.08)]), swivel, caster, spare]));
+    expect(roles.drive.wheels).toEqual(['l', 'r']);
+    expect(roles.drive.leftOut.get('spare')).toMatch(/centre line/);
     // The caster and the spare wheel must roll freely: held still they would drag whenever the base turns.
-    expect(a.passive).toEqual(['swivel', 'caster', 'spare']);
-    expect(a.notes.join('\n')).toMatch(/free-rolling: swivel, caster, spare/);
+    expect(roles.joints.map((j) => [j.joint, j.role, j.actuated])).toEqual([
+      ['l', 'drive_wheel', true],
+      ['r', 'drive_wheel', true],
+      ['swivel', 'caster', false],
+      ['caster', 'caster', false],
+      ['spare', 'wheel', false],
+    ]);
+    expect(roles.joints.find((j) => j.joint === 'swivel')!.reason).toMatch(/trails 0.02 m behind its vertical axis/);
   });
 
-  it('four wheels on two axles: no single pair, no drive, warned', () => {
+  it('four wheels on two axles: a skid-steer drive, two wheels per side, front first', () => {
     const a = analyseDrive(
       robot([wheel('fl', 0.15, [tyre(0.08)], { x: 0.1 }), wheel('fr', -0.15, [tyre(0.08)], { x: 0.1 }), wheel('rl', 0.15, [tyre(0.08)], { x: -0.1 }), wheel('rr', -0.15, [tyre(0.08)], { x: -0.1 })]),
     );
-    expect(a.drive).toBeNull();
-    expect(a.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/4 wheel-like joints on the base .* and 2 coaxial pairs among them/)]);
+    expect(a.warnings).toEqual([]);
+    expect(a.drive!.left.map((w) => w.joint)).toEqual(['fl', 'rl']);
+    expect(a.drive!.right.map((w) => w.joint)).toEqual(['fr', 'rr']);
+    expect(a.drive!.separation).toBeCloseTo(0.3, 12);
+    expect(a.notes.join('\n')).toMatch(/skid-steer \(2 wheels per side\) drive/);
   });
 
   it('a limited joint is no wheel', () => {

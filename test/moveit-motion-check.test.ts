@@ -12,7 +12,7 @@ import { loadRobotModel } from '../src/load.js';
 import { mulVec } from '../src/model/math.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import type { Link, Pose, RobotModel, Shape, Vec3 } from '../src/model/types.js';
-import { type LinkGeometry, linkGeometries } from '../src/moveit/collision-geometry.js';
+import { type LinkGeometry, linkGeometries } from '../src/urdf/collision-geometry.js';
 import { samplingRange, seededRandom } from '../src/moveit/collision-matrix.js';
 import { moveItConfig } from '../src/moveit/config.js';
 import { chainPath } from '../src/moveit/srdf.js';

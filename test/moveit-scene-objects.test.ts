@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CollisionObjectOperation, type CollisionObject, type Pose as PoseMsg, SolidPrimitiveType } from '../src/messages/messages.js';
 import type { Geometry, Mat3, Pose, RobotModel, Shape, Vec3 } from '../src/model/types.js';
-import { insidePrimitive, primitiveMesh } from '../src/moveit/collision-geometry.js';
+import { insidePrimitive, primitiveMesh } from '../src/urdf/collision-geometry.js';
 import { movingPart, objectColor, removeObject, sceneObject } from '../src/moveit/scene-objects.js';
 import { fclPeers, fclScene } from './support/moveit-peers.js';
 import { checkMessage, installedMoveitMessages } from './support/msgcheck.js';

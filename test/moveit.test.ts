@@ -66,12 +66,14 @@ describe('inferred groups', () => {
     expect(g.groups.find((x) => x.name === 'whole_body')!.joints).toEqual(model.links.slice(1).map((l) => l.joint.name));
   });
 
-  it('a wheel (a short leaf chain without limits) gets no group; the one arm of a vehicle is "arm"', () => {
-    const wheel = (n: string) => link(n, 'base', joint(n, 'revolute', { axis: [0, 1, 0] }), pose([0, 0, 0]));
-    const vehicle = robot([...arm(4, false, 'free').links, wheel('wheel_l'), wheel('wheel_r')]);
+  it('a wheel (an unlimited joint whose tyre is what the body stands on) gets no group; the one arm of a vehicle is "arm"', () => {
+    const tyre = shape({ kind: 'cylinder', radius: 0.1, height: 0.03, top: true, bottom: true, side: true });
+    const wheel = (n: string, y: number) => link(n, 'base', joint(n, 'revolute', { axis: [0, 1, 0] }), pose([0, y, -0.5]), { collisions: [tyre] });
+    const vehicle = robot([...arm(4, false, 'free').links, wheel('wheel_l', 0.2), wheel('wheel_r', -0.2)]);
     const g = inferGroups(vehicle);
     expect(g.groups.map((x) => x.name)).toEqual(['arm', 'whole_body']);
-    expect(g.notes.filter((n) => n.includes('a wheel'))).toHaveLength(2);
+    expect(g.groups.find((x) => x.name === 'whole_body')!.joints).not.toContain('wheel_l');
+    expect(g.notes.join('\n')).toMatch(/in no group: wheel_l \(drive_wheel\), wheel_r \(drive_wheel\)/);
   });
 
   it('a humanoid trunk gets Choreonoid limb names, the trunk its end link, a fixed camera link no group', () => {

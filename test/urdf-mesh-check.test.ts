@@ -4,8 +4,9 @@
 // the one that refuses (those cases say so). Every corpus mesh passes, and every cut of a corpus STL or
 // COLLADA file is caught as truncated.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { accessSync, chmodSync, constants, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 import { loadRobotModel } from '../src/load.js';
@@ -294,12 +295,27 @@ describe('mesh files rviz cannot load: one file per case', () => {
       expect(verdict(path)).toEqual({ problem: 'cannot be read: permission denied', refusedBy: 'rviz' });
       return;
     }
-    const module = join(projectRoot, 'dist/urdf/mesh-warnings.js');
-    expect(statSync(module).isFile(), `${module} (built by npm test's tsc step)`).toBe(true);
-    const script = `import { readMeshFile } from ${JSON.stringify(module)}; console.log(JSON.stringify(readMeshFile(${JSON.stringify(path)})));`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', uid: 65534, gid: 65534 });
-    expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ problem: 'cannot be read: permission denied', refusedBy: 'rviz' });
+    // nobody must reach the module and the file wherever the checkout sits (a 0700 parent, another user's home):
+    // both go to a world-traversable folder of their own, with the two modules the check needs.
+    const built = join(projectRoot, 'dist/urdf');
+    expect(statSync(join(built, 'mesh-warnings.js')).isFile(), `${built}/mesh-warnings.js (built by npm test's tsc step)`).toBe(true);
+    const open = reachableByAll(tmpdir()) ? tmpdir() : '/tmp';
+    const shared = mkdtempSync(join(open, 'body-bridge-nobody-'));
+    try {
+      chmodSync(shared, 0o755);
+      for (const f of ['mesh-warnings.js', 'mesh-check.js']) copyFileSync(join(built, f), join(shared, f));
+      writeFileSync(join(shared, 'package.json'), '{"type":"module"}');
+      const unreadable = join(shared, 'part.stl');
+      writeFileSync(unreadable, binaryStl(2));
+      chmodSync(unreadable, 0);
+      const module = join(shared, 'mesh-warnings.js');
+      const script = `import { readMeshFile } from ${JSON.stringify(module)}; console.log(JSON.stringify(readMeshFile(${JSON.stringify(unreadable)})));`;
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', uid: 65534, gid: 65534, cwd: shared });
+      expect(r.stderr).toBe('');
+      expect(JSON.parse(r.stdout)).toEqual({ problem: 'cannot be read: permission denied', refusedBy: 'rviz' });
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 });
 
@@ -481,3 +497,11 @@ describe('the warning, located where the model names the mesh', () => {
     bridge.stop();
   });
 });
+
+/** Whether every folder on the way to `dir` lets any user through (o+x). */
+function reachableByAll(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) return false;
+    if (dirname(d) === d) return true;
+  }
+}

@@ -226,6 +226,23 @@ export function readYamlSubset(
     if (pos < n && text.charCodeAt(pos) !== NEWLINE) outside();
   }
 
+  /**
+   * Whether an alias is the node an anchor just read names (`&a *b`, on its line or the next content): YAML
+   * gives an alias no properties, and the yaml route reports it, so such a text is left to it.
+   */
+  function aliasAfterAnchor(): boolean {
+    let p = pos;
+    for (;;) {
+      while (p < n && (text.charCodeAt(p) === SPACE || text.charCodeAt(p) === 9 || text.charCodeAt(p) === 13)) p++;
+      if (p < n && text.charCodeAt(p) === HASH) while (p < n && text.charCodeAt(p) !== NEWLINE) p++;
+      if (p < n && text.charCodeAt(p) === NEWLINE) {
+        p++;
+        continue;
+      }
+      return p < n && text.charCodeAt(p) === 42 /* * */;
+    }
+  }
+
   function readName(): string {
     const start = pos;
     while (pos < n) {
@@ -368,6 +385,7 @@ export function readYamlSubset(
     if (c === 38 /* & */) {
       pos++;
       const name = readName();
+      if (aliasAfterAnchor()) outside();
       skipFlowSpace(blockIndent);
       const done = anchor(name, path, depth);
       const node = flowNode(path, depth, blockIndent);
@@ -539,6 +557,7 @@ export function readYamlSubset(
     if (c === 38 /* & */) {
       pos++;
       const name = readName();
+      if (aliasAfterAnchor()) outside();
       const done = anchor(name, path, depth);
       const node = blockValue(path, depth, indent, seqAtIndent);
       done(node);
@@ -574,6 +593,7 @@ export function readYamlSubset(
     if (c === 38 /* & */) {
       pos++;
       const name = readName();
+      if (aliasAfterAnchor()) outside();
       while (pos < n && text.charCodeAt(pos) === SPACE) pos++;
       let at = pos - lineStart;
       if (pos >= n || text.charCodeAt(pos) === NEWLINE || text.charCodeAt(pos) === HASH) {

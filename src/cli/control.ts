@@ -11,8 +11,8 @@ import { readGainsFile } from '../control/gains-file.js';
 import { DEFAULT_BANDWIDTH, DEFAULT_DAMPING, DEFAULT_MAX_SAG, DEFAULT_TIME_STEP } from '../control/gains.js';
 import { DEFAULT_LOAD_SAMPLES } from '../control/joint-loads.js';
 import { CONTROL_MODES, type ControlMode, DEFAULT_CONTROL_MODE, chooseModes, isControlMode, parseJointModes } from '../control/modes.js';
-import { analyseDrive } from '../control/wheels.js';
-import { isMovingJoint } from '../kinematics/frames.js';
+import { type RoleAnalysis, inferRoles } from '../roles/roles.js';
+import { applyRoles, readRolesFile } from '../roles/roles-file.js';
 import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import { planningGroups } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
@@ -41,6 +41,9 @@ export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode 
   --samples N             random configurations the loads are taken over (default ${DEFAULT_LOAD_SAMPLES})
   --seed N                their seed (default 0)
   --groups FILE           planning groups as for body-bridge moveit (one trajectory controller per group)
+  --roles FILE            joint roles replacing inferred ones (JOINT: ROLE per line; roles: drive_wheel, track,
+                          steering, wheel, caster, flipper, head, arm, gripper, leg, joint, passive); README.md
+                          lists each joint's role and the fact that decided it
   --namespace NS          ROS2ControlItem's namespace: '' (default) or absolute, /robot1
   --frame-prefix P        body_bridge's frame_prefix, for the drive's odometry frames
   --ros-distro D          ${CONTROL_DISTROS.join(' or ')} (default: $ROS_DISTRO, else humble)
@@ -81,6 +84,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
     samples: { type: 'string', default: String(DEFAULT_LOAD_SAMPLES) },
     seed: { type: 'string', default: '0' },
     groups: { type: 'string' },
+    roles: { type: 'string' },
     namespace: { type: 'string' },
     'frame-prefix': { type: 'string', default: '' },
     'ros-distro': { type: 'string' },
@@ -163,7 +167,13 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
   }
   let groupsFile;
   let userGains: ControlOptions['userGains'];
+  let roles: RoleAnalysis = inferRoles(ros.model);
   try {
+    if (values.roles !== undefined) {
+      const text = readText('--roles', values.roles);
+      if (text === null) return 1;
+      roles = applyRoles(roles, readRolesFile(text, values.roles, ros.model, roles), values.roles);
+    }
     if (values.groups !== undefined) {
       const text = readText('--groups', values.groups);
       if (text === null) return 1;
@@ -173,9 +183,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
       const text = readText('--gains', values.gains);
       if (text === null) return 1;
       // The modes the joints will have, to tell a gain the item will not read.
-      const moving = ros.model.links.filter(isMovingJoint).map((l) => l.joint.name);
-      const drive = analyseDrive(ros.model);
-      const modes = chooseModes(moving, mode, overrides, new Set(drive.wheels), new Set(drive.passive));
+      const modes = chooseModes(roles.joints, mode, overrides);
       const read = readGainsFile(text, values.gains, new Map(modes.joints.map((m) => [m.joint, m.mode])));
       for (const w of read.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
       userGains = { gains: read.gains, file: values.gains };
@@ -190,7 +198,8 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
     config = controlConfig(ros, {
       mode,
       overrides,
-      groups: planningGroups(ros, groupsFile).groups,
+      groups: planningGroups(ros, groupsFile, roles).groups,
+      roles,
       bandwidth: numbers.bandwidth!,
       damping: numbers.damping!,
       maxSag: numbers['max-sag']!,

@@ -4,12 +4,17 @@
 import { deviceFrames } from '../kinematics/device-frames.js';
 import { renderedImageSize } from '../devices/camera-info.js';
 import { deviceInfo, type DeviceInfo } from '../devices/info.js';
+import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import type { Device, Link, Mat3, RobotModel, Vec3 } from '../model/types.js';
+import { type RoleAnalysis, inferRoles } from '../roles/roles.js';
+import { applyRoles, readRolesFile } from '../roles/roles-file.js';
+import { readFileSync } from 'node:fs';
 import { loadForCommand, parseModelCommand, type Command, type CommandIo } from './command.js';
 
-export const INFO_USAGE = `usage: body-bridge info <model> [--json] [--package-path DIR]...
-  --json               {name, root, links[], devices[], extra_joints[]} (SI units, unlimited = null,
+export const INFO_USAGE = `usage: body-bridge info <model> [--json] [--roles FILE] [--package-path DIR]...
+  --json               {name, root, links[], devices[], extra_joints[], roles[]} (SI units, unlimited = null,
                        rotation = 3x3 rows mapping child to parent)
+  --roles FILE         joint roles replacing inferred ones (JOINT: ROLE), as body-bridge control takes them
   --package-path DIR   directory holding ROS packages, for package:// URIs in the model; repeatable
 `;
 
@@ -71,6 +76,10 @@ export interface InfoJson {
     pose1: { xyz: Vec3; rotation: Mat3 };
     pose2: { xyz: Vec3; rotation: Mat3 };
   }[];
+  /** Each joint's role (docs/control.md, "Joint roles"), whether something commands it, and the fact that decided it. */
+  roles: { joint: string; role: string; commanded: boolean; reason: string; from: string }[];
+  /** The base's drive, if any: the wheels (or tracks) per side, front first, and what diff_drive_controller is given. */
+  drive: { kind: string; left: string[]; right: string[]; wheel_radius: number; wheel_separation: number } | null;
 }
 
 const deviceType = (d: Device): string => (d.type === 'Other' ? d.typeName : d.type);
@@ -99,7 +108,7 @@ function linkJson(l: Link): InfoLinkJson {
   };
 }
 
-export function infoJson(model: RobotModel): InfoJson {
+export function infoJson(model: RobotModel, roles: RoleAnalysis = inferRoles(model)): InfoJson {
   const extras = deviceInfo(model, deviceFrames(model));
   return {
     name: model.name,
@@ -125,6 +134,16 @@ export function infoJson(model: RobotModel): InfoJson {
       pose1: { xyz: x.localPose1.translation, rotation: x.localPose1.rotation },
       pose2: { xyz: x.localPose2.translation, rotation: x.localPose2.rotation },
     })),
+    roles: roles.joints.map((r) => ({ joint: r.joint, role: r.role, commanded: r.actuated, reason: r.reason, from: r.from })),
+    drive: roles.drive.drive
+      ? {
+          kind: roles.drive.drive.kind,
+          left: roles.drive.drive.left.map((w) => w.joint),
+          right: roles.drive.drive.right.map((w) => w.joint),
+          wheel_radius: roles.drive.drive.radius,
+          wheel_separation: roles.drive.drive.separation,
+        }
+      : null,
   };
 }
 
@@ -142,8 +161,8 @@ function jointText(l: Link): string {
   return `${j.type}${name}${id} axis ${vec(j.axis)}${range}`;
 }
 
-/** The human-readable report: an indented link tree, then devices and extra joints. */
-export function infoText(model: RobotModel): string {
+/** The human-readable report: an indented link tree, then devices, extra joints and the joints' roles. */
+export function infoText(model: RobotModel, roles: RoleAnalysis = inferRoles(model)): string {
   const out: string[] = [`${model.name || '(unnamed)'}  ${model.sourceFile}`, `links: ${model.links.length}, root ${model.root}`];
   const depth = new Map<string, number>();
   for (const l of model.links) {
@@ -164,16 +183,34 @@ export function infoText(model: RobotModel): string {
     out.push(`extra joints: ${model.extraJoints.length}`);
     for (const x of model.extraJoints) out.push(`  ${x.type} ${x.link1} - ${x.link2}`);
   }
+  if (roles.joints.length > 0) {
+    out.push(`roles: ${roles.joints.length} joints`);
+    const width = Math.max(...roles.joints.map((r) => r.joint.length));
+    for (const r of roles.joints) out.push(`  ${r.joint.padEnd(width)}  ${r.role}${r.actuated ? '' : ' (free)'}: ${r.reason}`);
+    const d = roles.drive.drive;
+    if (d) out.push(`drive: ${d.kind}, left ${d.left.map((w) => w.joint).join(', ')}, right ${d.right.map((w) => w.joint).join(', ')}; wheel_radius ${num(d.radius)} m, wheel_separation ${num(d.separation)} m`);
+  }
   return `${out.join('\n')}\n`;
 }
 
 /** Exit status: 0 printed, 1 the model could not be loaded, 2 bad usage. */
 export function runInfo(argv: string[], io: CommandIo): number {
-  const args = parseModelCommand('info', INFO_USAGE, argv, io, { json: { type: 'boolean', default: false } });
+  const args = parseModelCommand('info', INFO_USAGE, argv, io, { json: { type: 'boolean', default: false }, roles: { type: 'string' } });
   if (typeof args === 'number') return args;
   const model = loadForCommand(args.file, { packagePath: args.packagePath }, io);
   if (model === undefined) return 1;
-  io.stdout(args.values.json ? `${JSON.stringify(infoJson(model), null, 2)}\n` : infoText(model));
+  let roles = inferRoles(model);
+  for (const w of roles.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
+  const file = args.values.roles;
+  if (file !== undefined) {
+    try {
+      roles = applyRoles(roles, readRolesFile(readFileSync(file, 'utf8'), file, model, roles), file);
+    } catch (e) {
+      io.stderr(`${e instanceof ModelLoadError ? e.message : `body-bridge info: --roles ${file}: ${(e as Error).message}`}\n`);
+      return 1;
+    }
+  }
+  io.stdout(args.values.json ? `${JSON.stringify(infoJson(model, roles), null, 2)}\n` : infoText(model, roles));
   return 0;
 }
 

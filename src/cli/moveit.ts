@@ -6,17 +6,21 @@ import { ModelLoadError } from '../model/errors.js';
 import { DEFAULT_SAMPLES } from '../moveit/collision-matrix.js';
 import { type MoveItOptions, moveItConfig } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
+import { inferRoles } from '../roles/roles.js';
+import { applyRoles, readRolesFile } from '../roles/roles-file.js';
 import { MOVEIT_DISTROS, type MoveItDistro } from '../moveit/ompl.js';
 import { STEP } from '../moveit/motion-check.js';
 import { DEFAULT_BARRIER_SAMPLES } from '../moveit/planning-ranges.js';
 import { writeFileAtomic } from '../urdf/index.js';
 import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, loadRosModel, parseModelCommand, processIo, rosDistroOf } from './command.js';
 
-export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups FILE] [--samples N] [--barrier-samples N] [--motion-step M] [--seed N] [--virtual-parent FRAME] [--acceleration A] [--package-path DIR]...
+export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups FILE] [--roles FILE] [--samples N] [--barrier-samples N] [--motion-step M] [--seed N] [--virtual-parent FRAME] [--acceleration A] [--package-path DIR]...
   -o, --output DIR        write <robot>.srdf, joint_limits.yaml, kinematics.yaml, ompl_planning.yaml,
                           moveit_controllers.yaml and README.md into DIR (a MoveIt config package's config/ folder)
   --groups FILE           YAML planning groups and end effectors replacing (same name) or adding to the inferred
                           ones; "replace: true" drops the inferred ones (docs/moveit.md)
+  --roles FILE            joint roles replacing inferred ones (JOINT: ROLE), as body-bridge control takes them:
+                          groups hold only joints MoveIt may move (no wheel, track, caster or free joint)
   --samples N             random states for the "never in collision" test (default ${DEFAULT_SAMPLES}, as MoveIt's Setup Assistant)
   --barrier-samples N     random states that must all collide for a joint to stop at an angle; joints turning
                           more than a full turn get a planning range in joint_limits.yaml from home to where
@@ -37,6 +41,7 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
   const args = parseModelCommand('moveit', MOVEIT_USAGE, argv, io, {
     output: { type: 'string', short: 'o' },
     groups: { type: 'string' },
+    roles: { type: 'string' },
     samples: { type: 'string', default: String(DEFAULT_SAMPLES) },
     'barrier-samples': { type: 'string', default: String(DEFAULT_BARRIER_SAMPLES) },
     'motion-step': { type: 'string', default: String(STEP) },
@@ -77,6 +82,16 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
   const ros = loadRosModel(args.file, values, packagePath, io, usageError);
   if (typeof ros === 'number') return ros;
   const options: MoveItOptions = { samples, barrierSamples, motionStep, seed, virtualParent, distro: distro, ...(acceleration !== undefined ? { acceleration } : {}) };
+  if (values.roles !== undefined) {
+    const file = values.roles;
+    try {
+      const inferred = inferRoles(ros.model);
+      options.roles = applyRoles(inferred, readRolesFile(readFileSync(file, 'utf8'), file, ros.model, inferred), file);
+    } catch (e) {
+      io.stderr(`${e instanceof ModelLoadError ? e.message : `body-bridge moveit: --roles ${file}: ${(e as Error).message}`}\n`);
+      return 1;
+    }
+  }
   if (values.groups !== undefined) {
     let text: string;
     try {

@@ -22,10 +22,12 @@ import { accelerationLimit } from '../moveit/limits.js';
 import type { GroupController } from '../moveit/limits.js';
 import type { GainDesign, JointGains } from './gains.js';
 import { type CommandInterface, type ControlMode, claimedInterface } from './modes.js';
-import type { DiffDrive } from './wheels.js';
+import type { DiffDrive } from '../roles/wheels.js';
 
 export const JOINT_STATE_BROADCASTER = 'joint_state_broadcaster';
 export const DIFF_DRIVE_CONTROLLER = 'diff_drive_controller';
+/** Wheels and tracks no drive takes, each commanded in velocity (a forward command controller). */
+export const WHEEL_VELOCITY_CONTROLLER = 'wheel_velocity_controller';
 export const CONTROLLER_MANAGER = 'controller_manager';
 export const CONTROL_DISTROS = ['humble', 'jazzy'] as const;
 export type ControlDistro = (typeof CONTROL_DISTROS)[number];
@@ -57,6 +59,10 @@ export interface ControllersOptions {
   framePrefix: string;
   /** The gain design's allowed sag (goal tolerance floor). */
   maxSag: number;
+  /** Wheels and tracks a velocity controller must turn where no drive controller takes them (roles: actuated wheel, track). */
+  velocityJoints?: readonly string[];
+  /** Joints nothing commands (roles: caster, passive, a wheel rolling with the base). */
+  freeJoints?: readonly string[];
 }
 
 export interface ControllersFile {
@@ -111,17 +117,30 @@ export function controllersFile(
   sections.push([JOINT_STATE_BROADCASTER, { ...common, update_rate: Math.min(JOINT_STATE_RATE, updateRate) }]);
 
   if (drive) {
-    const wheelModes = [drive.left.joint, drive.right.joint].map((j) => modes.get(j)!);
+    const driveJoints = [...drive.left, ...drive.right].map((w) => w.joint);
+    const wheelModes = driveJoints.map((j) => modes.get(j)!);
     if (wheelModes.some((m) => claimedInterface(m) !== 'velocity')) {
-      notes.push(`no ${DIFF_DRIVE_CONTROLLER}: it commands wheel velocities, and the wheels are in ${wheelModes.join(', ')} mode`);
+      notes.push(`no ${DIFF_DRIVE_CONTROLLER}: it commands wheel velocities, and the ${drive.kind} are in ${[...new Set(wheelModes)].join(', ')} mode`);
     } else {
-      controllers.push({ name: DIFF_DRIVE_CONTROLLER, type: 'diff_drive_controller/DiffDriveController', joints: [drive.left.joint, drive.right.joint], active: true });
-      claimed.add(drive.left.joint).add(drive.right.joint);
+      controllers.push({ name: DIFF_DRIVE_CONTROLLER, type: 'diff_drive_controller/DiffDriveController', joints: driveJoints, active: true });
+      driveJoints.forEach((j) => claimed.add(j));
       sections.push([DIFF_DRIVE_CONTROLLER, { ...common, ...diffDriveParameters(drive, options) }]);
     }
   }
+  // Wheels and tracks outside the drive that something must turn: one velocity command each.
+  const spinning = (options.velocityJoints ?? []).filter((j) => !claimed.has(j) && claimedInterface(modes.get(j)!) === 'velocity');
+  if (spinning.length > 0) {
+    controllers.push({ name: WHEEL_VELOCITY_CONTROLLER, type: 'velocity_controllers/JointGroupVelocityController', joints: spinning, active: true });
+    spinning.forEach((j) => claimed.add(j));
+    sections.push([WHEEL_VELOCITY_CONTROLLER, { ...common, joints: spinning }]);
+    notes.push(`${WHEEL_VELOCITY_CONTROLLER} commands ${spinning.join(', ')} in velocity (std_msgs/Float64MultiArray on ${WHEEL_VELOCITY_CONTROLLER}/commands, in that order): no drive controller takes ${spinning.length === 1 ? 'it' : 'them'}`);
+  }
 
-  for (const g of groups) {
+  for (const group of groups) {
+    // A free joint inside a chain (a bushing, a follower): nothing commands it, so no controller claims it.
+    const free = group.joints.filter((j) => options.freeJoints?.includes(j));
+    const g = free.length === 0 ? group : { ...group, joints: group.joints.filter((j) => !free.includes(j)) };
+    if (free.length > 0) notes.push(`${g.name} leaves out ${free.join(', ')}: free joints inside ${g.group}'s chain (MoveIt plans them; nothing commands them)`);
     if (g.joints.length === 0) continue;
     const interfaces = new Set(g.joints.map((j) => claimedInterface(modes.get(j)!)));
     if (interfaces.size > 1) {
@@ -205,8 +224,9 @@ function trajectoryParameters(
 
 function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    left_wheel_names: [drive.left.joint],
-    right_wheel_names: [drive.right.joint],
+    // diff_drive_controller counts the wheels per side from these lists (its wheels_per_side is set from them).
+    left_wheel_names: drive.left.map((w) => w.joint),
+    right_wheel_names: drive.right.map((w) => w.joint),
     wheel_separation: double(drive.separation),
     wheel_radius: double(drive.radius),
     wheel_separation_multiplier: double(1),
@@ -214,9 +234,10 @@ function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Rec
     right_wheel_radius_multiplier: double(drive.rightMultiplier),
     odom_frame_id: 'odom',
     base_frame_id: drive.base,
-    // Odometry from the wheels' measured positions, not from the commands.
-    open_loop: false,
-    position_feedback: true,
+    // Wheels: odometry from their measured positions. Tracks: from the commanded belt speeds, since a pseudo
+    // continuous track's link does not turn (Choreonoid moves its surface, not its joint).
+    open_loop: drive.kind === 'tracks',
+    position_feedback: drive.kind === 'wheels',
     enable_odom_tf: true,
     publish_rate: double(50),
     cmd_vel_timeout: double(0.5),
@@ -225,7 +246,7 @@ function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Rec
   if (options.framePrefix === '') out.tf_frame_prefix_enable = false;
   else Object.assign(out, { tf_frame_prefix_enable: true, tf_frame_prefix: options.framePrefix });
   if (options.distro === 'humble') out.use_stamped_vel = true;
-  const wheelSpeed = Math.min(drive.left.velocityLimit, drive.right.velocityLimit);
+  const wheelSpeed = Math.min(...[...drive.left, ...drive.right].map((w) => w.velocityLimit));
   if (Number.isFinite(wheelSpeed)) {
     const v = wheelSpeed * drive.radius;
     const w = (2 * v) / drive.separation;

@@ -59,38 +59,42 @@ export interface JointMode {
   joint: string;
   mode: ControlMode;
   /**
-   * Why this mode: the default, the user's JOINT=MODE, a drive wheel taking the default's velocity form, or a
-   * caster left free (effort with nothing commanding it: BodySystemInterface starts every command at the
-   * joint's torque, 0, and keeps writing it).
+   * Why this mode: the default, the user's JOINT=MODE, a drive wheel (or another commanded wheel) taking the
+   * default's velocity form, a track (velocity: Choreonoid takes a track's command as its belt speed, a PD
+   * torque means nothing to it), or a joint left free (effort with nothing commanding it: BodySystemInterface
+   * starts every command at the joint's torque, 0, and keeps writing it) — a caster, a wheel rolling with the
+   * base, a passive joint.
    */
-  from: 'default' | 'override' | 'wheel' | 'passive';
+  from: 'default' | 'override' | 'wheel' | 'track' | 'passive';
 }
 
 export interface ModeChoice {
-  /** Every moving joint in model order. */
+  /** Every joint with a role (revolute, prismatic, pseudo continuous track) in model order. */
   joints: JointMode[];
-  /** Overrides naming no moving joint (the caller decides: a CLI error, a node warning). */
+  /** Overrides naming no such joint (the caller decides: a CLI error, a node warning). */
   unknown: string[];
 }
 
+/** What the mode rule needs of a joint's role (roles/roles.ts). */
+export interface RoleForMode {
+  joint: string;
+  role: string;
+  actuated: boolean;
+}
+
 /**
- * Each moving joint's mode: its override, else — for a drive wheel, which diff_drive_controller commands
- * in velocity — the velocity form of the default, else — for a caster — effort (free), else the default.
+ * Each joint's mode: its override, else by its role — a free joint (not actuated) effort, a track velocity,
+ * a commanded wheel the velocity form of the default — else the default.
  */
-export function chooseModes(
-  movingJoints: readonly string[],
-  defaultMode: ControlMode,
-  overrides: ReadonlyMap<string, ControlMode>,
-  wheels: ReadonlySet<string> = new Set(),
-  passive: ReadonlySet<string> = new Set(),
-): ModeChoice {
-  const known = new Set(movingJoints);
+export function chooseModes(roles: readonly RoleForMode[], defaultMode: ControlMode, overrides: ReadonlyMap<string, ControlMode>): ModeChoice {
+  const known = new Set(roles.map((r) => r.joint));
   return {
-    joints: movingJoints.map((joint) => {
+    joints: roles.map(({ joint, role, actuated }): JointMode => {
       const given = overrides.get(joint);
       if (given !== undefined) return { joint, mode: given, from: 'override' };
-      if (wheels.has(joint)) return { joint, mode: velocityCounterpart(defaultMode), from: 'wheel' };
-      if (passive.has(joint)) return { joint, mode: 'effort', from: 'passive' };
+      if (!actuated) return { joint, mode: 'effort', from: 'passive' };
+      if (role === 'track') return { joint, mode: 'velocity', from: 'track' };
+      if (role === 'drive_wheel' || role === 'wheel') return { joint, mode: velocityCounterpart(defaultMode), from: 'wheel' };
       return { joint, mode: defaultMode, from: 'default' };
     }),
     unknown: [...overrides.keys()].filter((j) => !known.has(j)),

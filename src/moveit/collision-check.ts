@@ -5,7 +5,7 @@
 import { BufferAttribute, BufferGeometry, Matrix4 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import type { Pose } from '../model/types.js';
-import { type CollisionShape, type LinkGeometry, type Primitive, insidePrimitive } from './collision-geometry.js';
+import { type CollisionShape, type LinkGeometry, type Primitive, insidePrimitive } from '../urdf/collision-geometry.js';
 
 interface PreparedShape {
   primitive: Primitive | null;

@@ -13,7 +13,7 @@ import { isMovingJoint } from '../kinematics/frames.js';
 import { type JointPositions, linkWorldPoses } from '../kinematics/forward.js';
 import type { Link, Pose, RobotModel } from '../model/types.js';
 import { DEFAULT_PRISMATIC_RANGE } from '../urdf/index.js';
-import { type CollisionGeometryOptions, type LinkGeometry, linkGeometries } from './collision-geometry.js';
+import { type CollisionGeometryOptions, type LinkGeometry, linkGeometries } from '../urdf/collision-geometry.js';
 import { type CollisionScene, collisionScene, linksCollide, placeLinks, prepareLinks } from './collision-check.js';
 
 export type DisableReason = 'Adjacent' | 'Default' | 'Always' | 'Never';

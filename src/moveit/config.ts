@@ -6,6 +6,7 @@ import { urdfRobotName } from '../urdf/index.js';
 import { type CollisionMatrix, type CollisionMatrixOptions, type SelfCollisionChecker, computeCollisionMatrix, pairKey, selfCollisionChecker } from './collision-matrix.js';
 import { type GroupsFile, mergeGroups } from './groups-file.js';
 import { type InferredGroups, WHOLE_BODY_GROUP, inferGroups } from './groups.js';
+import type { RoleAnalysis } from '../roles/roles.js';
 import { type LimitOptions, controllersYaml, jointLimitsYaml, kinematicsYaml } from './limits.js';
 import { MOVEIT_FRACTION, STEP, linkRadii, segmentFraction } from './motion-check.js';
 import { type MoveItDistro, omplPlanningYaml } from './ompl.js';
@@ -22,6 +23,8 @@ export interface MoveItOptions extends CollisionMatrixOptions, LimitOptions, Pla
   motionStep?: number;
   /** Which MoveIt's parameter names ompl_planning.yaml uses (default humble). */
   distro?: MoveItDistro;
+  /** The joints' roles (inferred unless given: a roles file applied); planning groups hold only joints MoveIt may move. */
+  roles?: RoleAnalysis;
 }
 
 export interface MoveItFile {
@@ -43,9 +46,9 @@ export interface MoveItConfig {
  * The planning groups of a model as ROS sees it: inferred (named after the model's own link names), with a
  * --groups file applied. The SRDF and the controllers for them (MoveIt's and ros2_control's) start here.
  */
-export function planningGroups(ros: RosModel, groups?: { file: GroupsFile; name: string }): InferredGroups {
+export function planningGroups(ros: RosModel, groups?: { file: GroupsFile; name: string }, roles?: RoleAnalysis): InferredGroups {
   const original = new Map([...ros.renamed].map(([from, to]) => [to, from]));
-  const inferred = inferGroups(ros.model, (l) => original.get(l) ?? l);
+  const inferred = inferGroups(ros.model, (l) => original.get(l) ?? l, roles);
   return groups ? mergeGroups(inferred, groups.file, groups.name) : inferred;
 }
 
@@ -56,7 +59,7 @@ export function semanticDescription(
   checker?: SelfCollisionChecker,
 ): { semantic: SemanticDescription; srdf: string; matrix: CollisionMatrix; notes: string[] } {
   const { model } = ros;
-  const inferred = planningGroups(ros, options.groups);
+  const inferred = planningGroups(ros, options.groups, options.roles);
   const home = homePositions(model);
   const matrix = computeCollisionMatrix(model, { ...options, home: new Map(home) }, checker);
   const vj = virtualJointFor(model, options.virtualParent ?? 'world');

@@ -1,9 +1,13 @@
 // Planning groups read off the kinematic tree, the way a person would set them up in MoveIt's Setup
 // Assistant: one chain per limb (the serial run of moving joints from a branching link to an end),
-// a hand where a few short finger chains follow an arm, and one group holding every moving joint.
-import { isMovingJoint } from '../kinematics/frames.js';
-import type { Link, RobotModel } from '../model/types.js';
+// a hand where a few short finger chains follow an arm, a head, the flippers or the steering joints as one
+// group each, and one group holding every joint MoveIt may move. Joints whose role (roles/roles.ts) is to
+// drive, steer or roll the base — wheels, tracks, casters — or that nothing commands are in no group: MoveIt
+// plans no wheel.
+import type { RobotModel } from '../model/types.js';
 import { uniqueNamer } from '../model/unique-name.js';
+import { MOBILITY_ROLES, type RoleAnalysis, inferRoles } from '../roles/roles.js';
+import { type Segment, isHand, jointsUnder, segmentsOf } from '../roles/tree.js';
 
 export interface PlanningGroup {
   name: string;
@@ -29,15 +33,6 @@ export interface InferredGroups {
 }
 
 export const WHOLE_BODY_GROUP = 'whole_body';
-
-/** A serial run of links below `base`, ending at a leaf or at a link where the tree branches. */
-interface Segment {
-  base: string;
-  tip: string;
-  joints: string[];
-  /** Segments hanging below tip (empty at a leaf). */
-  below: Segment[];
-}
 
 const SIDES: [RegExp, string][] = [
   [/^(R(?=ARM|LEG|HAND|_)|RIGHT)/, 'R'],
@@ -67,70 +62,46 @@ export function limbName(jointNames: readonly string[]): string | null {
   return found;
 }
 
-function segmentsOf(model: RobotModel): Segment[] {
-  const children = new Map<string, Link[]>();
-  for (const l of model.links) if (l.parent !== null) children.set(l.parent, [...(children.get(l.parent) ?? []), l]);
-  const movingBelow = new Map<string, boolean>();
-  for (const l of [...model.links].reverse()) {
-    movingBelow.set(l.name, (children.get(l.name) ?? []).some((c) => isMovingJoint(c) || movingBelow.get(c.name)));
-  }
-  const relevant = (name: string): Link[] => (children.get(name) ?? []).filter((c) => isMovingJoint(c) || movingBelow.get(c.name));
-  const walk = (base: string, first: Link): Segment => {
-    const joints: string[] = [];
-    let cur = first;
-    for (;;) {
-      if (isMovingJoint(cur)) joints.push(cur.joint.name);
-      const next = relevant(cur.name);
-      if (next.length !== 1) return { base, tip: cur.name, joints, below: next.map((c) => walk(cur.name, c)) };
-      cur = next[0]!;
-    }
-  };
-  const root = model.links[0];
-  return root ? relevant(root.name).map((c) => walk(root.name, c)) : [];
-}
-
-/** Every moving joint at or below a segment, in tree order. */
-const jointsUnder = (s: Segment): string[] => [...s.joints, ...s.below.flatMap(jointsUnder)];
-
-/** A hand: a few short finger chains that branch off the end of an arm. */
-const isHand = (arm: Segment): boolean =>
-  arm.joints.length >= 3 &&
-  arm.below.length >= 1 &&
-  arm.below.every((f) => f.below.length === 0 && f.joints.length >= 1 && f.joints.length <= 4 && f.joints.length < arm.joints.length);
-
 /**
  * Groups for a model as ROS sees it (after applyRosConventions). `originalName` maps a link name back
  * to the model's own, so a group named after its end link reads like the model.
  */
-export function inferGroups(model: RobotModel, originalName: (link: string) => string = (n) => n): InferredGroups {
+export function inferGroups(model: RobotModel, originalName: (link: string) => string = (n) => n, roles: RoleAnalysis = inferRoles(model)): InferredGroups {
   const notes: string[] = [];
-  const chains: { segment: Segment; limb: string | null; hand: Segment[] | null }[] = [];
-  const byJoint = new Map(model.links.map((l) => [l.joint.name, l.joint]));
-  // A wheel: a short leaf chain of joints without position limits. Nothing to plan for an arm there.
-  const isWheel = (s: Segment): boolean =>
-    s.below.length === 0 && s.joints.length <= 2 && s.joints.every((j) => { const x = byJoint.get(j); return x?.type === 'revolute' && !Number.isFinite(x.lower) && !Number.isFinite(x.upper); });
+  const chains: { segment: Segment; limb: string | null; hand: Segment[] | null; head: boolean }[] = [];
+  const roleOf = new Map(roles.joints.map((r) => [r.joint, r]));
+  const own = (role: string): string[] => roles.joints.filter((r) => r.role === role && r.actuated).map((r) => r.joint);
+  // Chains are made of the joints a limb role (head, arm, gripper, leg, joint) gives; the rest only connect.
+  const limbJoint = (l: { parent: string | null; joint: { name: string } }): boolean => {
+    const r = l.parent === null ? undefined : roleOf.get(l.joint.name);
+    return r !== undefined && r.actuated && !MOBILITY_ROLES.has(r.role) && r.role !== 'flipper' && r.role !== 'steering';
+  };
+  const left = roles.joints.filter((r) => MOBILITY_ROLES.has(r.role) || !r.actuated);
+  if (left.length > 0) notes.push(`in no group: ${left.map((r) => `${r.joint} (${r.actuated ? r.role : `${r.role}, free`})`).join(', ')} — MoveIt plans no wheel, track, caster or free joint`);
   const visit = (s: Segment): void => {
     const hand = isHand(s) ? s.below : null;
-    if (isWheel(s)) notes.push(`no group for ${s.tip}: a wheel (${s.joints.join(', ')} without position limits); its joints are in ${WHOLE_BODY_GROUP}`);
-    else if (s.joints.length > 0) chains.push({ segment: s, limb: limbName(s.joints), hand });
-    if (!hand) s.below.forEach(visit);
+    const head = s.joints.length > 0 && jointsUnder(s).every((j) => roleOf.get(j)?.role === 'head');
+    if (s.joints.length > 0) chains.push({ segment: s, limb: limbName(s.joints), hand, head });
+    if (!hand && !head) s.below.forEach(visit);
   };
-  segmentsOf(model).forEach(visit);
+  segmentsOf(model, limbJoint).forEach(visit);
 
   const taken = new Set<string>();
   const name = uniqueNamer([WHOLE_BODY_GROUP]);
-  const soleArm = chains.length === 1 && chains[0]!.limb === null && chains[0]!.segment.joints.length >= 3;
+  const limbs = chains.filter((c) => !c.head);
+  const sole = limbs.length === 1 && limbs[0]!.limb === null && limbs[0]!.segment.joints.length >= 3 ? limbs[0] : undefined;
   const groups: PlanningGroup[] = [];
   const endEffectors: EndEffector[] = [];
   for (const c of chains) {
     const s = c.segment;
-    const wanted = soleArm ? 'arm' : c.limb !== null && !taken.has(c.limb) ? c.limb : originalName(s.tip);
+    const soleArm = c === sole;
+    const wanted = c.head && c.limb === null && !taken.has('head') ? 'head' : soleArm ? 'arm' : c.limb !== null && !taken.has(c.limb) ? c.limb : originalName(s.tip);
     taken.add(wanted);
     const groupName = name(wanted);
     groups.push({ name: groupName, chain: { base: s.base, tip: s.tip }, joints: [], links: [], subgroups: [] });
     notes.push(
       `group ${groupName}: chain ${s.base} → ${s.tip} (${s.joints.length} joint${s.joints.length === 1 ? '' : 's'}), named ` +
-        (soleArm ? 'arm (the only limb)' : c.limb === wanted ? 'after its joints (Choreonoid limb name)' : 'after its end link'),
+        (soleArm ? 'arm (the only limb)' : wanted === 'head' ? 'head (its joints are the head’s)' : c.limb === wanted ? 'after its joints (Choreonoid limb name)' : 'after its end link'),
     );
     if (c.hand) {
       const handName = name(groupName === 'arm' ? 'hand' : /^[RL]ARM$/.test(groupName) ? `${groupName[0]}HAND` : `${groupName}_hand`);
@@ -140,12 +111,19 @@ export function inferGroups(model: RobotModel, originalName: (link: string) => s
       notes.push(`group ${handName}: the ${joints.length} finger joint(s) after ${s.tip} (${joints.join(', ')}); end effector ${handName} on ${s.tip}`);
     }
   }
-  const moving = model.links.filter(isMovingJoint).map((l) => l.joint.name);
+  for (const [role, group] of [['flipper', 'flippers'], ['steering', 'steering']] as const) {
+    const joints = own(role);
+    if (joints.length === 0) continue;
+    const groupName = name(group);
+    groups.push({ name: groupName, joints, links: [], subgroups: [] });
+    notes.push(`group ${groupName}: the ${role} joints (${joints.join(', ')})`);
+  }
+  const moving = roles.joints.filter((r) => r.actuated && !MOBILITY_ROLES.has(r.role)).map((r) => r.joint);
   if (moving.length > 0) {
     groups.push({ name: WHOLE_BODY_GROUP, joints: moving, links: [], subgroups: [] });
-    notes.push(`group ${WHOLE_BODY_GROUP}: all ${moving.length} moving joints`);
+    notes.push(`group ${WHOLE_BODY_GROUP}: all ${moving.length} joints MoveIt may move`);
   } else {
-    notes.push('no planning groups: the model has no moving joints');
+    notes.push('no planning groups: the model has no joint MoveIt may move');
   }
   return { groups, endEffectors, notes };
 }

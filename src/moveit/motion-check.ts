@@ -8,7 +8,7 @@
 // chosen so that no point of the robot moves more than STEP between checked states.
 import type { RobotModel } from '../model/types.js';
 import { samplingRange } from './collision-matrix.js';
-import type { LinkGeometry } from './collision-geometry.js';
+import type { LinkGeometry } from '../urdf/collision-geometry.js';
 import { linksBelow } from './srdf.js';
 
 /** Metres a point of the robot may move between two states OMPL checks. */

@@ -11,7 +11,7 @@ import type { Pose, RobotModel } from '../model/types.js';
 import type { AllowedCollisionMatrix, CollisionObject, ObjectColor, PlanningScene } from '../messages/messages.js';
 import { composePose, identityPose } from '../model/math.js';
 import { collisionScene, linksCollide, placeLinks, prepareLinks } from './collision-check.js';
-import { linkGeometries } from './collision-geometry.js';
+import { linkGeometries } from '../urdf/collision-geometry.js';
 import { linkPosesInRoot, movingPart, objectColor, type PlacedFrame, removeObject, sceneObject } from './scene-objects.js';
 
 /** A body of the project that does not move, where the project puts it. */

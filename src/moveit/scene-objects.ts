@@ -22,7 +22,7 @@ import {
   type SolidPrimitive,
   SolidPrimitiveType,
 } from '../messages/messages.js';
-import { type CollisionShape, linkGeometries } from './collision-geometry.js';
+import { type CollisionShape, linkGeometries } from '../urdf/collision-geometry.js';
 
 /** A frame by name, with its pose in the shared world frame. */
 export interface PlacedFrame {

@@ -9,6 +9,7 @@ import type { Diagnostic, RobotModel } from '../model/types.js';
 import { defaultMeshDir, toUrdf, writeUrdfSync } from '../urdf/index.js';
 import type { Description } from './robot-publisher.js';
 import type { NodeParams } from './params.js';
+import { servedRoles } from './served-roles.js';
 
 /** The URDF for `model` under the node's parameters, with its mesh files written (unless `write` is false: the dry run). */
 export function describeModel(model: RobotModel, params: NodeParams, env: NodeJS.ProcessEnv = process.env, write = true): Description {
@@ -23,11 +24,11 @@ export function describeModel(model: RobotModel, params: NodeParams, env: NodeJS
   if (!isControlMode(params.ros2_control)) return { xml: result.xml, warnings: result.warnings };
   // The block choreonoid_ros's ROS2ControlItem reads, exactly as `body-bridge urdf --ros2-control` writes it.
   const overrides = parseJointModes(params.ros2_control_joint_modes);
-  const block = controlBlock(model, params.ros2_control as ControlMode, typeof overrides === 'string' ? new Map() : overrides);
+  const block = controlBlock(model, params.ros2_control as ControlMode, typeof overrides === 'string' ? new Map() : overrides, servedRoles(model, params));
   const unknown: Diagnostic[] = block.modes.unknown.map((j) => ({
     file: model.sourceFile,
     severity: 'warning',
     message: `ros2_control_joint_modes names '${j}', which is not a moving joint of ${model.name}; ignored`,
   }));
-  return { xml: withRos2Control(result.xml, block.xml), warnings: [...result.warnings, ...block.drive.warnings, ...unknown] };
+  return { xml: withRos2Control(result.xml, block.xml), warnings: [...result.warnings, ...block.roles.warnings, ...unknown] };
 }

@@ -68,6 +68,8 @@ export interface NodeParams {
   ros2_control: string;
   /** Per-joint modes instead, `JOINT=MODE`. */
   ros2_control_joint_modes: string[];
+  /** '' = the roles inferred from the model; else a roles file (`JOINT: ROLE`) overriding them. */
+  roles_file: string;
   /** '' = the model's root joint; `fixed` or `free` as a Choreonoid project's fix_root sets it for the body item. */
   root_joint: string;
   /** Relay the body's sensors from choreonoid_ros (false where another node relays them). */
@@ -208,6 +210,13 @@ export const paramSpecs: readonly ParamSpec[] = [
     kind: 'string_array',
     default: [],
     description: "Per-joint modes instead of ros2_control's, 'JOINT=MODE'.",
+  },
+  {
+    name: 'roles_file',
+    kind: 'string',
+    default: '',
+    description:
+      "'' = each joint's role as inferred from the model (docs/control.md, Joint roles). Otherwise a YAML file of 'JOINT: ROLE' overriding them, as body-bridge control --roles takes it: the <ros2_control> block's modes and the SRDF's planning groups follow the roles. Read at every load; a wrong file keeps the last good model and says where.",
   },
   {
     name: 'root_joint',

@@ -135,7 +135,7 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
 
     const describeChanged = (['mesh_dir', 'package_uris', 'ros2_control', 'ros2_control_joint_modes'] as const).some(changed);
     // These change the frame tree itself (world_frame decides whether the root inertia moves): a full reload.
-    const reloadChanged = (['world_frame', 'link_names', 'root_inertia', 'root_joint', 'publish_robot_description_semantic', 'collision_samples'] as const).some(changed);
+    const reloadChanged = (['world_frame', 'link_names', 'root_inertia', 'root_joint', 'publish_robot_description_semantic', 'collision_samples', 'roles_file'] as const).some(changed);
     // Nothing served yet (the start failed): naming body_file again retries even when unchanged, and so
     // does a new value for anything the failed load depended on (an unwritable mesh_dir, say) — else the
     // node would stay empty until body_file itself changed.

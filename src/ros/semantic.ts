@@ -7,6 +7,7 @@ import type { CollisionMatrix } from '../moveit/collision-matrix.js';
 import { semanticDescription } from '../moveit/config.js';
 import { MessageType, type StringMsg } from '../messages/messages.js';
 import type { NodeParams } from './params.js';
+import { servedRoles } from './served-roles.js';
 import { latchedQoS, type Publisher, type Transport } from './transport.js';
 
 export const SEMANTIC_TOPIC = 'robot_description_semantic';
@@ -21,7 +22,7 @@ export interface ServedSemantic {
 /** The SRDF for a prepared model, or null when the node is not asked to publish one. */
 export function semanticFor(ros: RosModel, params: NodeParams): ServedSemantic | null {
   if (!params.publish_robot_description_semantic) return null;
-  const { srdf, matrix } = semanticDescription(ros, { samples: Math.round(params.collision_samples), seed: 0 });
+  const { srdf, matrix } = semanticDescription(ros, { samples: Math.round(params.collision_samples), seed: 0, roles: servedRoles(ros.model, params) });
   return { srdf, matrix };
 }
 

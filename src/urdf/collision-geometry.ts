@@ -8,9 +8,10 @@ import { readFileSync } from 'node:fs';
 import { mulMat } from '../model/math.js';
 import { type TriangleMesh, tessellate, transformMesh } from '../model/tessellate.js';
 import type { Link, Mat3, Pose, Shape, SourceLocation, Vec3 } from '../model/types.js';
-import { splitScale } from '../urdf/geometry.js';
-import { readObj } from '../urdf/obj.js';
-import { readStl } from '../urdf/stl.js';
+import { splitScale } from './geometry.js';
+import { readDae } from './dae.js';
+import { readObj } from './obj.js';
+import { readStl } from './stl.js';
 
 /** A solid primitive centred in its shape frame. Round shapes run along z, as in URDF, shape_msgs and FCL. */
 export type Primitive =
@@ -108,9 +109,16 @@ export function insidePrimitive(p: Primitive, x: number, y: number, z: number): 
   }
 }
 
-function readMeshFile(path: string, format: 'stl' | 'obj' | 'dae'): TriangleMesh | string {
-  if (format === 'dae') return `${path}: COLLADA collision meshes are not read`;
+/** What mesh files to read beyond STL and OBJ. */
+export interface MeshReading {
+  /** COLLADA too (the wheel radius and ground contact read it; collision checks do not yet). */
+  collada?: boolean;
+}
+
+function readMeshFile(path: string, format: 'stl' | 'obj' | 'dae', reading: MeshReading): TriangleMesh | string {
+  if (format === 'dae' && !reading.collada) return `${path}: COLLADA collision meshes are not read`;
   try {
+    if (format === 'dae') return readDae(readFileSync(path, 'utf8'));
     return format === 'stl' ? readStl(readFileSync(path)) : readObj(readFileSync(path, 'utf8'));
   } catch (e) {
     return `${path}: ${(e as Error).message}`;
@@ -121,7 +129,7 @@ function readMeshFile(path: string, format: 'stl' | 'obj' | 'dae'): TriangleMesh
  * One model shape as the URDF's <collision> states it (solids 'scene': as a planning scene can, see
  * CollisionGeometryOptions); a string says why it cannot be used.
  */
-export function collisionShape(shape: Shape, divisions: number, solids: Solids = 'urdf'): CollisionShape | string | null {
+export function collisionShape(shape: Shape, divisions: number, solids: Solids = 'urdf', reading: MeshReading = {}): CollisionShape | string | null {
   const g = shape.geometry;
   const t = shape.transform;
   const split = splitScale(t.linear);
@@ -146,7 +154,7 @@ export function collisionShape(shape: Shape, divisions: number, solids: Solids =
   }
   let local: TriangleMesh;
   if (g.kind === 'meshFile') {
-    const read = readMeshFile(g.path, g.format);
+    const read = readMeshFile(g.path, g.format, reading);
     if (typeof read === 'string') return read;
     local = read;
   } else {

@@ -1,0 +1,44 @@
+// Which links touch the ground when the body stands at its initial pose: the lowest points of its collision
+// geometry. A wheel, a track or a foot is what the body stands on; what carries nothing that touches the
+// ground (a turret, an arm) is not. Choreonoid's world is z-up, as REP-103's.
+import { linkWorldPoses } from '../kinematics/forward.js';
+import { add, mulVec } from '../model/math.js';
+import type { RobotModel } from '../model/types.js';
+import { collisionShape } from '../urdf/collision-geometry.js';
+
+/** m: a link whose lowest point lies within this of the body's lowest point touches the ground. */
+export const GROUND_TOLERANCE = 0.01;
+
+export interface GroundContact {
+  /** z of the lowest collision point (m, world frame, initial pose); NaN without collision geometry. */
+  ground: number;
+  /** Links whose collision geometry reaches down to the ground. */
+  touching: Set<string>;
+  /** Each link's lowest collision point (links without geometry are absent). */
+  lowest: Map<string, number>;
+}
+
+/** Ground contact at the model's initial joint positions. */
+export function groundContact(model: RobotModel): GroundContact {
+  const q = new Map(model.links.filter((l) => l.parent !== null && Number.isFinite(l.joint.initial)).map((l) => [l.joint.name, l.joint.initial]));
+  const poses = linkWorldPoses(model, q);
+  const lowest = new Map<string, number>();
+  for (const link of model.links) {
+    const pose = poses.get(link.name)!;
+    let low = Infinity;
+    for (const shape of link.collisions) {
+      const c = collisionShape(shape, 16, 'urdf', { collada: true });
+      if (c === null || typeof c === 'string') continue;
+      const p = c.mesh.positions;
+      for (let i = 0; i < p.length; i += 3) {
+        const inLink = add(c.pose.translation, mulVec(c.pose.rotation, [p[i]!, p[i + 1]!, p[i + 2]!]));
+        const z = add(pose.translation, mulVec(pose.rotation, inLink))[2];
+        if (z < low) low = z;
+      }
+    }
+    if (Number.isFinite(low)) lowest.set(link.name, low);
+  }
+  const ground = lowest.size === 0 ? NaN : Math.min(...lowest.values());
+  const touching = new Set([...lowest].filter(([, z]) => z <= ground + GROUND_TOLERANCE).map(([name]) => name));
+  return { ground, touching, lowest };
+}
