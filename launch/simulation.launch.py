@@ -19,7 +19,8 @@ and stops, saying where, when it lacks what ros2_control needs. Then it starts:
   execution:=true (moveit.launch.py); rviz:=true adds rviz2;
 - the spawners, which wait for the controller manager inside Choreonoid.
 
-A wheeled or tracked base: diff_drive_controller publishes odom → base, so body_bridge publishes no world → root.
+A wheeled or tracked base: diff_drive_controller publishes odom → base, so body_bridge publishes no world → root;
+in a user's project (project:=) body_bridge adds world → odom where the project starts the body (REP-105).
 docs/control.md says more.
 """
 
@@ -137,7 +138,10 @@ def simulation(context):
         robot = launch_file('moveit.launch.py', {**served, 'execution': 'true', 'rviz': get('rviz')})
     else:
         # The robot without MoveIt: body_bridge alone, or with rviz2 (display.launch.py).
-        display = {'gui': 'false', 'fixed_frame': 'odom'} if spawners.get('diff_drive') else {'gui': 'false'}
+        # The fixed frame a person would pick: the project's world when there is one (a driven base drives
+        # through it: world -> odom -> base), else the odometry frame of a driven base, else the model's root.
+        display = {'gui': 'false', 'fixed_frame': 'world' if placed_by_project else 'odom' if spawners.get('diff_drive') else ''}
+        display = {k: v for k, v in display.items() if v != ''}
         robot = launch_file('display.launch.py' if is_true(get('rviz')) else 'bridge.launch.py', {**served, **display})
     lines = report.strip().splitlines()
     # What body-bridge control warned about before its summary (the user's project, located; the model): shown,

@@ -131,6 +131,7 @@ describe('namespaces, modes and groups', () => {
       active: ['joint_state_broadcaster', 'arm_controller', 'hand_controller'],
       inactive: ['wrist_controller'],
       diff_drive: false,
+      joint_modes: ['J1', 'J2', 'J3', 'J4', 'J5', 'J6', 'J7', 'HAND_L', 'HAND_R'].map((j) => `${j}=position_pd`),
     });
     expect(fileOf(c, 'README.md')).toMatch(/spawner wrist_controller .* --inactive/);
   });
@@ -182,7 +183,7 @@ describe('the cart\'s differential drive', () => {
     const c = config(cart);
     expect(c.block.modes.joints.map((m) => m.mode)).toEqual(['velocity_pd', 'velocity_pd']);
     expect(c.controllers.controllers.map((x) => x.name)).toEqual(['joint_state_broadcaster', 'diff_drive_controller']);
-    expect(parse(fileOf(config(cart, { namespace: '/c1' }), 'spawners.yaml'))).toEqual({ namespace: '/c1', controller_manager: '/c1/controller_manager', active: ['joint_state_broadcaster', 'diff_drive_controller'], inactive: [], diff_drive: true });
+    expect(parse(fileOf(config(cart, { namespace: '/c1' }), 'spawners.yaml'))).toEqual({ namespace: '/c1', controller_manager: '/c1/controller_manager', active: ['joint_state_broadcaster', 'diff_drive_controller'], inactive: [], diff_drive: true, joint_modes: ['LeftWheel=velocity_pd', 'RightWheel=velocity_pd'] });
     const effort = config(cart, { overrides: new Map([['LeftWheel', 'effort'], ['RightWheel', 'effort']]) });
     expect(effort.controllers.controllers.map((x) => x.name)).toEqual(['joint_state_broadcaster']);
     expect(effort.controllers.notes).toContain('no diff_drive_controller: it commands wheel velocities, and the wheels are in effort mode');

@@ -239,7 +239,7 @@ describe('a user\'s project, checked (read by readProject)', () => {
     expect(err).toMatch(/:1:1: error: a project file is a YAML mapping/);
   });
 
-  it("--project-file: body_bridge's parameters place the body where the project bolts it and name the project for MoveIt's scene; none for a diff-drive base", async () => {
+  it("--project-file: body_bridge's parameters place the body where the project bolts it and name the project for MoveIt's scene; a diff-drive base gets world → odom (REP-105)", async () => {
     // arm1.cnoid: PA10 as item "Arm" at (0.5, −0.3, 0), turned 30° about z; ${SHARE} from the corpus.
     const arm1 = join(projectRoot, 'test/models/control/arm1.cnoid');
     let err = '';
@@ -256,9 +256,12 @@ describe('a user\'s project, checked (read by readProject)', () => {
     expect(text).toMatch(/- 0\.0\n/);
     expect(p).toMatchObject({ free_root_frame: '', root_joint: '', planning_scene_project: arm1, planning_robot: 'Arm' });
     expect(p.initial_joint_positions).toEqual(['J1=0', 'J2=0', 'J3=0', 'J4=0', 'J5=0', 'J6=0', 'J7=0', 'HAND_L=0', 'HAND_R=0']);
-    // The cart's base is driven: its odometry places it, and nothing is written.
+    // The cart's base is driven: REP-105 — world → odom where the project starts it (0, 0, 0.08), odom → base
+    // from diff_drive_controller — and no planning scene (its wheels stand on the floor).
     const good = join(dir, 'good.cnoid');
     expect(await runCli(['control', model, '-o', join(dir, 'cart'), '--project-file', good, '--samples', '5'], io), err).toBe(0);
-    expect(existsSync(join(dir, 'cart', 'body_bridge.params.yaml'))).toBe(false);
+    const cart = (parse(readFileSync(join(dir, 'cart', 'body_bridge.params.yaml'), 'utf8')) as { '/**': { ros__parameters: Record<string, unknown> } })['/**'].ros__parameters;
+    expect(cart).toEqual({ placement_frame: 'world', placement: [0, 0, 0.08, 0, 0, 0, 1], placement_odom_frame: 'odom', free_root_frame: '', root_joint: '', initial_joint_positions: ['LeftWheel=0', 'RightWheel=0'] });
+    expect(existsSync(join(dir, 'cart', 'body_bridge.params.yaml'))).toBe(true);
   });
 });

@@ -22,9 +22,11 @@
 // 30°, under an item name of its own, ros2_control in /arm1): `simulation.launch.py body_file:=PA10 project:=` takes
 // it (checked, no project made), Choreonoid simulates it (the root where the project bolts it), body_bridge,
 // move_group, the controller manager and the spawned controllers run in /arm1, and a few goals are judged as above.
-// Drives: a two-wheeled cart of our own (test/models/control/cart.body) and OpenHRP's RH2 (two drive wheels, two
-// casters): a TwistStamped of 0.2 m/s for 3 s (simulation time) on diff_drive_controller moves the root 0.6 m
-// ± 5 % in Choreonoid, and the controller's odometry agrees within ODOMETRY_TOLERANCE.
+// Drives: a two-wheeled cart of our own (test/models/control/cart.body), OpenHRP's RH2 (two drive wheels, two
+// casters), and the joint-role models of test/models/roles (a pan-tilt head on a two-wheeled base, four wheels on
+// COLLADA tyres, pseudo continuous tracks with a head): a TwistStamped of 0.2 m/s for 3 s (simulation time) on
+// diff_drive_controller moves the root 0.6 m ± 5 % in Choreonoid, the controller's odometry agrees within
+// ODOMETRY_TOLERANCE, and a head sent to a goal as the base starts is there in Choreonoid after it stops.
 // Logs: nothing in the log of Choreonoid (with its controller_manager), the spawners, move_group or body_bridge
 // warns or errs, but for the lines ALLOWED lists, each with its reason.
 // Figures go to build/live-control/report.json and the console. Skipped, with the reason, where ROS 2, rclnodejs,
@@ -156,9 +158,23 @@ interface UserProject {
 const USER_PROJECT: UserProject = { file: join(projectRoot, 'test/models/control/arm1.cnoid'), item: 'Arm', namespace: '/arm1', root: { translation: [0.5, -0.3, 0], yawDeg: 30 } };
 /** Few goals there: the gains and controllers are the model-only PA10's, which the ARMS case moves through 13. */
 const USER_PROJECT_GOALS = { joint: 2, pose: 1 };
-const DRIVES: Arm[] = [
+interface Drive extends Arm {
+  /** A head whose trajectory controller turns it while the base drives: the goal and how close Choreonoid must bring it. */
+  head?: { controller: string; goal: Record<string, number>; tolerance: number };
+}
+/**
+ * rad: where a head's position_pd loop (10 Hz at its heaviest load, gravity sag ≤ 1 mrad by design) must have
+ * brought it 1.5 s after the drive, carried on a base that has just stopped: ten times the design sag.
+ */
+const HEAD_TOLERANCE = 10 * 1e-3;
+const DRIVES: Drive[] = [
   { name: 'cart', file: join(projectRoot, 'test/models/control/cart.body') },
   { name: 'RH2', file: join(corpusDir, 'openhrp3/sample/model/RH2/RH2_withoutArm_withoutSensor.wrl') },
+  // Joint roles (issue 37): a pan-tilt head on a two-wheeled base, no joint limits, as in Choreonoid's ROS 2 tutorial;
+  // four wheels on COLLADA tyres (skid steer); pseudo continuous tracks with the same head.
+  { name: 'pantilt-rover', file: join(projectRoot, 'test/models/roles/pantilt-rover.body'), head: { controller: 'head_controller', goal: { PanJoint: 0.5, TiltJoint: 0.2 }, tolerance: HEAD_TOLERANCE } },
+  { name: 'skid-steer', file: join(projectRoot, 'test/models/roles/skid-steer-mesh.body') },
+  { name: 'tracked', file: join(projectRoot, 'test/models/roles/tracked-pantilt.body'), head: { controller: 'head_controller', goal: { PanJoint: -0.4, TiltJoint: 0.3 }, tolerance: HEAD_TOLERANCE } },
 ];
 
 /** The Python the sourced ROS 2 runs its own tools with (the ros2 script's #! line): rclpy is built for it. */
@@ -490,7 +506,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
   }, 3_600_000);
 
   for (const drive of DRIVES) {
-    it(`${drive.name}: 0.2 m/s for 3 s on diff_drive_controller moves the root 0.6 m ± 5 % in Choreonoid, and the odometry agrees`, async () => {
+    it(`${drive.name}: 0.2 m/s for 3 s on diff_drive_controller moves the root 0.6 m ± 5 % in Choreonoid, and the odometry agrees${drive.head ? '; its head turns to a goal meanwhile' : ''}`, async () => {
       const run = startSimulation(drive, ['moveit:=false']);
       const log = run.launch.output;
       await waitForControllers(run);
@@ -514,6 +530,12 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       };
       const start = clock;
       const startWall = Date.now() / 1000;
+      // The head: one trajectory to its goal in 2 s, sent as the base starts (joint_trajectory_controller's topic).
+      if (drive.head) {
+        const joints = Object.keys(drive.head.goal);
+        const trajectory = node.createPublisher('trajectory_msgs/msg/JointTrajectory', `/${drive.head.controller}/joint_trajectory`);
+        trajectory.publish({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' }, joint_names: joints, points: [{ positions: joints.map((j) => drive.head!.goal[j]!), velocities: joints.map(() => 0), accelerations: [], effort: [], time_from_start: { sec: 2, nanosec: 0 } }] });
+      }
       // The simulation time of every command sent: a gap wider than the controller's cmd_vel_timeout stops the
       // wheels, a lapse of this test (starved by the machine's load), not of the controller.
       const sentAt: number[] = [];
@@ -554,12 +576,16 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
         simWindow: [before!.sim, after!.sim],
         complaints: logComplaints(cleanLog, ALLOWED),
       };
-      report[drive.name] = record;
+      const head = drive.head ? Object.fromEntries(Object.keys(drive.head.goal).map((j) => [j, (after!.q as Record<string, number>)[j]])) : null;
+      report[drive.name] = { ...record, ...(head ? { head: { goal: drive.head!.goal, choreonoid: head } } : {}) };
       writeFileSync(join(results, `${drive.name}.log`), cleanLog);
       const lapsed = lapse > CMD_VEL_TIMEOUT ? ` (this test's commands lapsed for ${lapse.toFixed(3)} s of simulation time, past cmd_vel_timeout ${CMD_VEL_TIMEOUT} s: the machine starved the test)` : '';
       expect(Math.abs(moved - DRIVE.speed * DRIVE.seconds), `Choreonoid moved the root ${moved} m${lapsed}`).toBeLessThanOrEqual(DRIVE.tolerance * DRIVE.speed * DRIVE.seconds);
       expect(Math.abs(odometry - moved), `odometry ${odometry} m, Choreonoid ${moved} m`).toBeLessThanOrEqual(ODOMETRY_TOLERANCE);
       expect(record.complaints, cleanLog.slice(-6000)).toEqual([]);
+      if (drive.head && head) {
+        for (const [j, goal] of Object.entries(drive.head.goal)) expect(Math.abs(head[j]! - goal), `${j} in Choreonoid ${head[j]} rad, goal ${goal}`).toBeLessThanOrEqual(drive.head.tolerance);
+      }
     }, 1_800_000);
   }
 });

@@ -87,6 +87,27 @@ describe('placement in a shared frame', () => {
     expect(warnings(r).some((w) => /free root 'base' is published at a fixed pose in world \(\/tf_static\): it does not follow the body/.test(w) && /placement_topic/.test(w))).toBe(true);
   });
 
+  it('placement_odom_frame (REP-105): world → <prefix>odom at placement on /tf_static, nothing for the root (its drive publishes odom → root)', () => {
+    const r = rig(freeRoot(), { placement_frame: 'world', placement: PLACEMENT, placement_odom_frame: 'odom', frame_prefix: 'r1/' });
+    const placed = rootFromWorld(statics(r));
+    expect(placed.map((t) => t.child_frame_id)).toEqual(['r1/odom']);
+    expect(poseError(transformToPose(placed[0]!), PLACED)).toBeLessThan(1e-12);
+    // The root has no parent from the node: not on /tf_static, not on /tf.
+    expect(statics(r).transforms.some((t) => t.child_frame_id === 'r1/base')).toBe(false);
+    expect(r.transport.messages<TFMessage>('/tf').flatMap((m) => m.transforms).some((t) => t.child_frame_id === 'r1/base')).toBe(false);
+    expect(warnings(r)).toEqual([]);
+    expect(infos(r)).toContain("publishing world -> r1/odom on /tf_static where the body starts; r1/odom -> r1/base comes from its drive's odometry (REP-105)");
+  });
+
+  it('placement_odom_frame where it cannot apply: a fixed root (warned), a placement_topic (the topic wins, said)', () => {
+    const fixed = rig(fixedRoot(), { placement_frame: 'world', placement_odom_frame: 'odom' });
+    expect(rootFromWorld(statics(fixed)).map((t) => t.child_frame_id)).toEqual(['base']);
+    expect(warnings(fixed)).toContain("placement_odom_frame 'odom' is not used: the root link 'base' is fixed, it has no odometry");
+    const topic = rig(freeRoot(), { placement_frame: 'world', placement_odom_frame: 'odom', placement_topic: '/odom' });
+    expect(rootFromWorld(statics(topic))).toEqual([]);
+    expect(infos(topic)).toContain("placement_odom_frame 'odom' is not used: placement_topic gives the root its pose in world (one parent)");
+  });
+
   it('a fixed root ignores placement_topic, saying so, and stays static', () => {
     const r = rig(fixedRoot(), { placement_frame: 'world', placement_topic: '/odom' });
     expect(rootFromWorld(statics(r))).toHaveLength(1);

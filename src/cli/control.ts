@@ -53,7 +53,8 @@ export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode 
                           ROS2ControlItem under the model's BodyItem, its namespace, WorldROS2Item, a simulator),
                           its simulation step and namespace taken unless given; also writes
                           ${NODE_PARAMETERS_FILE}: the body placed in world where the project starts it and
-                          the project's static bodies for MoveIt's planning scene (not for a diff-drive base)
+                          the project's static bodies for MoveIt's planning scene; a driven base gets REP-105's
+                          world → odom there instead (its drive publishes odom → base)
   --share DIR             Choreonoid's share directory, for \${SHARE} in that project (default: $${SHARE_ENV},
                           else the share of the choreonoid found on PATH)
 ${CONVENTION_USAGE}  --package-path DIR      directory holding ROS packages (for package:// in the model); repeatable

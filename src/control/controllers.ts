@@ -235,7 +235,7 @@ function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Rec
     odom_frame_id: 'odom',
     base_frame_id: drive.base,
     // Wheels: odometry from their measured positions. Tracks: from the commanded belt speeds, since a pseudo
-    // continuous track's link does not turn (Choreonoid moves its surface, not its joint).
+    // continuous track's link does not turn (Choreonoid moves its contacts' surface at dq_target, not its joint).
     open_loop: drive.kind === 'tracks',
     position_feedback: drive.kind === 'wheels',
     enable_odom_tf: true,

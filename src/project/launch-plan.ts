@@ -282,33 +282,38 @@ function planningLaunch(project: Project, body: BodyLaunch): PlanningLaunch {
 export interface SimulatedBodyParameters {
   placement_frame: string;
   placement: number[];
+  /** A driven base's odometry frame (REP-105): world → odom where it starts, odom → root from its drive. */
+  placement_odom_frame?: string;
   free_root_frame: string;
   root_joint: string;
   initial_joint_positions: string[];
-  planning_scene_project: string;
-  planning_robot: string;
+  planning_scene_project?: string;
+  planning_robot?: string;
 }
+
+/** The odometry frame diff_drive_controller publishes odom → base in (its odom_frame_id, control/controllers.ts). */
+export const ODOM_FRAME = 'odom';
 
 /**
  * How body_bridge serves the body that a user's project simulates under ros2_control (simulation.launch.py
  * project:=), beside what the launch gives it (robot_state_publisher in the item's namespace, ros2_control, the
- * controller's joint_states): the root placed in `world` where the project starts it (a fixed base stands there
- * for good), and the project's static bodies in MoveIt's planning scene. Null for a base that a
- * diff_drive_controller drives: its odometry places it (odom → root), and MoveIt then has no `world` to put
- * obstacles in.
+ * controller's joint_states): placed in `world` where the project starts it. A fixed base stands there for
+ * good, with the project's static bodies in MoveIt's planning scene. A base a diff_drive_controller drives gets
+ * REP-105's frames: world → odom on /tf_static at that start pose (where its odometry starts counting) and
+ * odom → root from the drive, so rviz and TF see it drive through the world. No planning scene for it yet:
+ * its wheels stand on the floor, a contact MoveIt would take for a collision at every state.
  */
-export function simulatedBodyParameters(project: Project, body: LoadedProjectBody, options: { driven: boolean }): SimulatedBodyParameters | null {
-  if (options.driven) return null;
-  return {
+export function simulatedBodyParameters(project: Project, body: LoadedProjectBody, options: { driven: boolean }): SimulatedBodyParameters {
+  const placed = {
     placement_frame: WORLD_FRAME,
     placement: placementOfPose(body.initialRootPose),
     // placement_frame replaces free_root_frame (the node refuses both).
     free_root_frame: '',
     root_joint: rootJointOverride(body),
     initial_joint_positions: initialJoints(body),
-    planning_scene_project: project.file,
-    planning_robot: body.itemName,
   };
+  if (options.driven) return { ...placed, placement_odom_frame: ODOM_FRAME };
+  return { ...placed, planning_scene_project: project.file, planning_robot: body.itemName };
 }
 
 /** The launch plan of a read project. */

@@ -2,7 +2,7 @@
 // geometry. A wheel, a track or a foot is what the body stands on; what carries nothing that touches the
 // ground (a turret, an arm) is not. Choreonoid's world is z-up, as REP-103's.
 import { linkWorldPoses } from '../kinematics/forward.js';
-import { add, mulVec } from '../model/math.js';
+import { add, mulMat, mulVec } from '../model/math.js';
 import type { RobotModel } from '../model/types.js';
 import { collisionShape } from '../urdf/collision-geometry.js';
 
@@ -29,10 +29,13 @@ export function groundContact(model: RobotModel): GroundContact {
     for (const shape of link.collisions) {
       const c = collisionShape(shape, 16, 'urdf', { collada: true });
       if (c === null || typeof c === 'string') continue;
+      // Only the height is wanted: the shape's world pose once, then one row of it per vertex.
+      const rotation = mulMat(pose.rotation, c.pose.rotation);
+      const [r0, r1, r2] = rotation[2];
+      const z0 = add(pose.translation, mulVec(pose.rotation, c.pose.translation))[2];
       const p = c.mesh.positions;
       for (let i = 0; i < p.length; i += 3) {
-        const inLink = add(c.pose.translation, mulVec(c.pose.rotation, [p[i]!, p[i + 1]!, p[i + 2]!]));
-        const z = add(pose.translation, mulVec(pose.rotation, inLink))[2];
+        const z = z0 + r0 * p[i]! + r1 * p[i + 1]! + r2 * p[i + 2]!;
         if (z < low) low = z;
       }
     }

@@ -149,8 +149,9 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
   // 4. The mobile base.
   let drive = noDrive();
   const driving = new Set<string>();
-  if (!fixedRoot) {
-    const contact = groundContact(model);
+  // Ground contact, read once (a free-floating body only: a fixed one stands where it is bolted).
+  const contact = fixedRoot ? null : groundContact(model);
+  if (contact) {
     const touches = (l: Link): boolean => subtreeLinks(model, l.name).some((s) => contact.touching.has(s.name));
     const free = (l: Link): boolean => !decided.has(l.joint.name);
     const movingBelow = (l: Link): Link[] => subtreeLinks(model, l.name).filter((s) => s !== l && hasRole(s) && decided.get(s.joint.name)?.role !== 'passive');
@@ -244,7 +245,6 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
 
   // 5. Limbs, of what is left.
   const limbLink = (l: Link): boolean => hasRole(l) && !decided.has(l.joint.name);
-  const contact = fixedRoot ? null : groundContact(model);
   const linkOf = new Map(model.links.map((l) => [l.joint.name, l]));
   const vision = (s: Segment): string[] => {
     const below = new Set(jointsUnder(s).flatMap((j) => subtreeLinks(model, linkOf.get(j)!.name).map((l) => l.name)));

@@ -7,9 +7,12 @@
 //   from the joint axis — the part that touches the floor. A cylinder whose axis is the joint axis, or a
 //   sphere centred on it, gives it exactly; a mesh (STL, OBJ, COLLADA) round about the axis gives its rim;
 //   any other shape gives its extent, with a warning, because the axle's height then depends on its angle.
-// - A pseudo continuous track: Choreonoid takes its command (dq_target, JointVelocity) as the belt's surface
-//   speed in m/s. diff_drive_controller turns a base speed v into a wheel speed v / wheel_radius: with
-//   wheel_radius 1 m that is the belt speed itself.
+// - A pseudo continuous track: Choreonoid takes its command as the belt's surface speed in m/s — the AIST
+//   simulator's ConstraintForceSolver adds dq_target × (axis × contact normal) to the track's velocity at each
+//   contact, and BodySystemInterface's `velocity` mode writes dq_target (JointVelocity), found by joint name with
+//   or without a joint id (Body::joint(name)). diff_drive_controller turns a base speed v into a wheel speed
+//   v / wheel_radius: with wheel_radius 1 m that is the belt speed itself. The track's link does not turn (its
+//   q and dq stay as they were), so the drive's odometry comes from its commands.
 // - Tread: the axial middle of the shape that gives the radius (a track: its link origin); separation = the
 //   distance between the sides' mean treads along the common axis (what turns the base).
 // - Left, right, forward: REP-103 — the base's +x is forward, +y left. A wheel whose axis points to −y turns

@@ -64,6 +64,8 @@ export interface NodeParams {
   placement_topic: string;
   /** `odometry` (nav_msgs/Odometry, relative to where the body started) or `pose_stamped` (geometry_msgs/PoseStamped in placement_frame). */
   placement_topic_type: string;
+  /** '' = none; a free root's odometry frame (REP-105): placement_frame → it on /tf_static at `placement`, odom → root left to the drive. */
+  placement_odom_frame: string;
   /** '' = no <ros2_control> block in robot_description; else every joint's mode for choreonoid_ros's ROS2ControlItem. */
   ros2_control: string;
   /** Per-joint modes instead, `JOINT=MODE`. */
@@ -200,6 +202,13 @@ export const paramSpecs: readonly ParamSpec[] = [
       "'odometry': nav_msgs/Odometry, the root's motion since the body started (its pose is 'placement' composed with the odometry pose, as diff_drive_controller counts from where the robot stood). 'pose_stamped': geometry_msgs/PoseStamped, the root's pose in placement_frame.",
   },
   {
+    name: 'placement_odom_frame',
+    kind: 'string',
+    default: '',
+    description:
+      "'' = none. For a free root without placement_topic (REP-105): the odometry frame its drive publishes odom -> root in (diff_drive_controller's odom_frame_id, prefixed by frame_prefix like the body's frames); the node publishes placement_frame -> odom on /tf_static at 'placement', where odometry starts counting, and nothing for the root.",
+  },
+  {
     name: 'ros2_control',
     kind: 'string',
     default: '',
@@ -298,7 +307,7 @@ export function validateParam(name: string, value: unknown): string | null {
       break;
   }
   if (name === 'body_file' && (value as string).trim() === '') return 'body_file must name a model file (.body, .yaml or .wrl)';
-  if ((name === 'frame_prefix' || name === 'world_frame' || name === 'free_root_frame' || name === 'placement_frame') && !FRAME_ID.test(value as string)) {
+  if ((name === 'frame_prefix' || name === 'world_frame' || name === 'free_root_frame' || name === 'placement_frame' || name === 'placement_odom_frame') && !FRAME_ID.test(value as string)) {
     return `${name} may contain only letters, digits, '_', '-', '.', '/' (got '${String(value)}')`;
   }
   if (name === 'link_names' && !(LINK_NAMINGS as readonly string[]).includes(value as string)) {

@@ -3,6 +3,9 @@
 // its frame_prefix — and only the root link hangs from it:
 //
 // - a fixed root stands where `placement` says (or at the body's initial root pose), for good: /tf_static;
+// - a free root with placement_odom_frame (REP-105): placement_frame → odom on /tf_static at `placement` —
+//   where the body starts, which is where its drive's odometry starts counting — and odom → root left to the
+//   drive (diff_drive_controller publishes it); nothing for the root, so it has one parent;
 // - a free root without placement_topic: the same on /tf_static, with a warning, since the body moves in
 //   the simulation while that transform does not;
 // - a free root with placement_topic: one /tf transform per message, stamped with the message's stamp —
@@ -19,7 +22,10 @@ import { invalidStamp, loggedName } from './joint-states.js';
 import type { NodeParams, PlacementTopicType } from './params.js';
 
 export type Placement =
-  /** placement_frame → root on /tf_static. `live`: false for a free root (the transform does not follow the body). */
+  /**
+   * placement_frame → `root` on /tf_static. `live`: false for a free root (the transform does not follow the
+   * body). With placement_odom_frame, `root` is the odometry frame, which the root hangs from.
+   */
   | { kind: 'static'; frame: string; root: string; pose: Pose; live: boolean }
   /** placement_frame → root on /tf per message of `topic`; `start` is where the body started (odometry's origin). */
   | { kind: 'topic'; frame: string; root: string; start: Pose; topic: string; type: PlacementTopicType };
@@ -71,11 +77,19 @@ export function placementOf(model: RobotModel, frames: readonly Frame[], p: Node
   const rootFrame = p.frame_prefix + root.name;
   const pose = placementPose(p.placement, model);
   if (root.joint.type !== 'free') {
+    if (p.placement_odom_frame !== '') {
+      notes.push({ level: 'warn', message: `placement_odom_frame '${p.placement_odom_frame}' is not used: the root link '${root.name}' is fixed, it has no odometry` });
+    }
     if (p.placement_topic !== '') {
       notes.push({ level: 'warn', message: `placement_topic '${p.placement_topic}' is not used: the root link '${root.name}' is fixed, its placement is static` });
     }
     notes.push({ level: 'info', message: `publishing ${frame} -> ${rootFrame} on /tf_static (placement)` });
     return { placement: { kind: 'static', frame, root: rootFrame, pose, live: true }, notes };
+  }
+  if (p.placement_topic === '' && p.placement_odom_frame !== '') {
+    const odom = p.frame_prefix + p.placement_odom_frame;
+    notes.push({ level: 'info', message: `publishing ${frame} -> ${odom} on /tf_static where the body starts; ${odom} -> ${rootFrame} comes from its drive's odometry (REP-105)` });
+    return { placement: { kind: 'static', frame, root: odom, pose, live: true }, notes };
   }
   if (p.placement_topic === '') {
     notes.push({
@@ -85,6 +99,9 @@ export function placementOf(model: RobotModel, frames: readonly Frame[], p: Node
         `Name its pose source with placement_topic (nav_msgs/Odometry such as diff_drive_controller's odom, or geometry_msgs/PoseStamped with placement_topic_type pose_stamped)`,
     });
     return { placement: { kind: 'static', frame, root: rootFrame, pose, live: false }, notes };
+  }
+  if (p.placement_odom_frame !== '') {
+    notes.push({ level: 'info', message: `placement_odom_frame '${p.placement_odom_frame}' is not used: placement_topic gives the root its pose in ${frame} (one parent)` });
   }
   const type = p.placement_topic_type as PlacementTopicType;
   const source = type === 'odometry' ? 'nav_msgs/Odometry, from where the body started' : `geometry_msgs/PoseStamped in ${frame}`;
