@@ -144,7 +144,7 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
 
   // 3. Tracks.
   const tracks = links.filter((l) => l.joint.type === 'pseudo_continuous_track');
-  for (const l of tracks) set(l, 'track', 'a pseudo continuous track (joint type)');
+  for (const l of tracks) set(l, 'track', fixedRoot ? 'a pseudo continuous track on a fixed base (a conveyor belt)' : 'a pseudo continuous track (joint type)');
 
   // 4. The mobile base.
   let drive = noDrive();
@@ -201,11 +201,11 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
       }
     }
     // The drive: tracks if there are tracks on both sides, else the wheels fixed to the base.
+    // All tracks (a flipper's sub-tracks run at their side's speed), else those fixed to the base.
     const baseTracks = tracks.filter((t) => rigidToRoot(model, t, hasRole));
-    const allTracks = tracks;
-    if (allTracks.length > 0) {
-      drive = diffDrive(model, allTracks, 'tracks');
-      if (!drive.drive && baseTracks.length !== allTracks.length) drive = diffDrive(model, baseTracks, 'tracks');
+    if (tracks.length > 0) {
+      drive = diffDrive(model, tracks, 'tracks');
+      if (!drive.drive && baseTracks.length !== tracks.length) drive = diffDrive(model, baseTracks, 'tracks');
     }
     if (!drive.drive && candidates.length > 0) drive = diffDrive(model, candidates, 'wheels');
     for (const j of drive.wheels) driving.add(j);
@@ -239,11 +239,9 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
         set(l, 'flipper', `fixed to the base, it swings ${carried.map((s) => s.joint.name).join(', ')} and nothing else`);
       }
     }
-  } else {
-    for (const l of tracks) if (!decided.has(l.joint.name) || decided.get(l.joint.name)!.role === 'track') set(l, 'track', 'a pseudo continuous track on a fixed base (a conveyor)');
   }
 
-  // 5. Limbs, of what is left.
+  // 5. and 6. Joints without ids, then limbs, of what is left.
   const limbLink = (l: Link): boolean => hasRole(l) && !decided.has(l.joint.name);
   const linkOf = new Map(model.links.map((l) => [l.joint.name, l]));
   const vision = (s: Segment): string[] => {
