@@ -237,6 +237,8 @@ function readme(
     '|---|---|---|---|',
     ...block.roles.joints.map((r) => `| ${r.joint} | ${r.role} | ${r.actuated ? 'yes' : 'free'} | ${r.reason.replace(/\|/g, '\\|')} |`),
     '',
+    ...[...new Set(block.roles.joints.map((r) => r.role))].map((r) => `- \`${r}\`: ${ROLE_MEANING[r]}`),
+    '',
     ...(drive
       ? [
           drive.kind === 'tracks' ? '## Tracked drive' : drive.left.length === 1 ? '## Differential drive' : '## Skid-steer drive',
