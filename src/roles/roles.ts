@@ -159,6 +159,12 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
     const basePose = poses.get(root.name)!;
     const axisInBase = (l: Link): Vec3 => normalize(mulVec(mulMat(transpose(basePose.rotation), poses.get(l.name)!.rotation), l.joint.axis));
     const wheels = links.filter((l) => free(l) && unlimited(l) && movingBelow(l).length === 0 && touches(l));
+    // The nearest joint above a link that moves it (not a passive follower): a wheel's swivel or flipper.
+    const byName = new Map(model.links.map((l) => [l.name, l]));
+    const carrier = (w: Link): Link | undefined => {
+      for (let p = byName.get(w.parent ?? ''); p; p = byName.get(p.parent ?? '')) if (hasRole(p) && decided.get(p.joint.name)?.role !== 'passive') return p;
+      return undefined;
+    };
     const candidates: Link[] = [];
     const swivels = new Map<string, Link[]>();
     for (const w of wheels) {
@@ -166,20 +172,13 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
         candidates.push(w);
         continue;
       }
-      const parent = model.links.find((p) => p.name === w.parent);
-      let swivel: Link | undefined;
-      for (let p = parent; p; p = model.links.find((q) => q.name === p!.parent)) {
-        if (hasRole(p) && decided.get(p.joint.name)?.role !== 'passive') {
-          swivel = p;
-          break;
-        }
-      }
+      const swivel = carrier(w);
       if (swivel && swivel.joint.type === 'revolute' && rigidToRoot(model, swivel, hasRole) && free(swivel)) {
         swivels.set(swivel.name, [...(swivels.get(swivel.name) ?? []), w]);
       }
     }
     for (const [name, ws] of swivels) {
-      const swivel = model.links.find((l) => l.name === name)!;
+      const swivel = byName.get(name)!;
       const others = movingBelow(swivel).filter((l) => !ws.includes(l));
       const a = axisInBase(swivel);
       if (ws.length !== 1 || others.length > 0 || norm(cross(a, [0, 0, 1])) > UPRIGHT) continue;
@@ -215,11 +214,6 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
       else set(w, 'wheel', `a wheel fixed to the base with no drive to join (${drive.leftOut.get(w.joint.name) ?? 'no wheel across the base from it'}): commanded in velocity on its own`);
     }
     // Wheels below a joint fixed to the base (a flipper's sub-track wheel): they roll with what carries them.
-    const byName = new Map(model.links.map((l) => [l.name, l]));
-    const carrier = (w: Link): Link | undefined => {
-      for (let p = byName.get(w.parent ?? ''); p; p = byName.get(p.parent ?? '')) if (hasRole(p) && decided.get(p.joint.name)?.role !== 'passive') return p;
-      return undefined;
-    };
     for (const w of wheels) {
       const c = carrier(w);
       if (!decided.has(w.joint.name) && c && rigidToRoot(model, c, hasRole)) set(w, 'wheel', `a wheel below ${c.joint.name}, rolling with it`, false);
