@@ -6,6 +6,7 @@
 // parameters, applying each change all or nothing.
 import { type RelayContext, type RelayParams, startDeviceRelay } from './device-relay.js';
 import { startInitialJointStates } from './initial-joint-states.js';
+import { startJointStateWatch } from './joint-state-watch.js';
 import { coerceParam, defaultParams, type NodeParams, validateChanges, validateCombination } from './params.js';
 import { startPlacementFollower } from './placement-follower.js';
 import { startProjectScene } from './project-scene.js';
@@ -104,6 +105,8 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
     ...(deps.onDescription ? { onDescription: deps.onDescription } : {}),
     ...(deps.onSemantic ? { onSemantic: deps.onSemantic } : {}),
   });
+  // Remappings aside: the name the user sees in the node's namespace.
+  const jointStates = startJointStateWatch(transport, () => `${transport.namespace.replace(/\/$/, '')}/${Topics.jointStates}`);
   const initialStates = startInitialJointStates({
     transport,
     topic: Topics.jointStates,
@@ -115,7 +118,10 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
     params: () => params,
     served: () => model.current(),
     isOwnMessage: (stamp) => initialStates.isOwnMessage(stamp),
-    onOtherPublisher: () => initialStates.otherPublisherSeen(),
+    onOtherPublisher: () => {
+      initialStates.otherPublisherSeen();
+      jointStates.heard();
+    },
   });
   const placement = startPlacementFollower({ transport, params: () => params });
   // Declared before the first serve (model.reload below), which refreshes it.
@@ -197,6 +203,7 @@ export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<N
       tf.stop();
       placement.stop();
       initialStates.stop();
+      jointStates.stop();
       model.stop();
       stopDevices?.();
       stopDevices = null;
