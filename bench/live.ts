@@ -3,9 +3,13 @@
 // a peer. Needs a sourced ROS 2 (with robot_state_publisher), rclnodejs built for it and `npm run build`.
 // Cases (each in its own node process, so one case's idle work does not bill another):
 //   tf     — 40-joint joint_states at 1 kHz for 10 s, publish_frequency 20, /tf subscribed on both;
-//   cloud  — 640×480 COLOR_DEPTH clouds as choreonoid_ros writes them, 30 Hz for 10 s; every cloud
+//   cloud  — 640×480 COLOR_DEPTH clouds as choreonoid_ros writes them, 30 Hz (LIVE_CLOUD_HZ) for 10 s; every cloud
 //            must come out as a cloud, a depth image and a CameraInfo;
 //   image  — 640×480 rgb8 images, 30 Hz for 10 s; each comes out with its CameraInfo.
+// Beside the node, in the same window: the peer (robot_state_publisher on the same joint_states; topic_tools'
+// C++ relay of the same input topic) and the floor (bench/live-floor.ts: rclnodejs taking the bytes, relaying
+// them unchanged). Every relay's output is subscribed here, so each one sends what it relays. The ratios
+// node / peer and node / floor are taken within one run: the machine's load moves absolute figures.
 // Large best-effort messages on loopback need a socket receive buffer that holds a whole frame: this
 // script adds Cyclone's SocketReceiveBufferSize to CYCLONEDDS_URI for every process (docs/ros.md).
 // Prints a Markdown table; --json FILE also writes the figures.
@@ -17,8 +21,8 @@ import { writeJointState } from '../src/cdr/joint-state.js';
 import { writePointCloud2 } from '../src/cdr/point-cloud2.js';
 import { writeImage } from '../src/cdr/image.js';
 import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
-import { stampBytes } from './cdr-stamp.js';
-import { findRobotStatePublisher, found } from '../test/support/peers.js';
+import { writeStamp } from '../src/cdr/header-splice.js';
+import { findRobotStatePublisher, findTopicToolsRelay, found } from '../test/support/peers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -30,6 +34,14 @@ const SECONDS = Number(process.env.LIVE_SECONDS ?? 10);
 /** Extra node options for the body_bridge processes, e.g. LIVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
 const NODE_ARGS = (process.env.LIVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const JOINTS = 40;
+/**
+ * The clouds' rate: four 5 MB streams (the input, the node's cloud, the floor's and the C++ relay's) at 30 Hz
+ * are more than a loaded 2-core machine carries over loopback, and then the processes compared handle
+ * different numbers of clouds; a lower rate keeps the comparison to the same work.
+ */
+const CLOUD_HZ = Number(process.env.LIVE_CLOUD_HZ ?? 30);
+/** LIVE_REPEAT=N runs the selected cases N times, alternating, and adds the median ratios. */
+const REPEAT = Math.max(1, Number(process.env.LIVE_REPEAT ?? 1));
 const TICKS_PER_SECOND = 100; // /proc/<pid>/stat's clock ticks (USER_HZ) on Linux
 
 /** Cyclone's receive buffer for a 5 MB cloud (the kernel caps it at net.core.rmem_max). */
@@ -75,6 +87,9 @@ function threadCpuSeconds(pid: number): Record<string, number> {
 
 const threadDelta = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
   Object.fromEntries(Object.entries(after).map(([k, v]) => [k, Math.round((v - (before[k] ?? 0)) * 100) / 100]).filter(([, v]) => (v as number) > 0));
+
+/** /proc/loadavg's three averages: the figures are only comparable within one run, and this says how busy the machine was. */
+const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -203,12 +218,13 @@ export interface LiveCase {
   nodeCpuS: number;
   /** The same by thread name (the JavaScript thread is the process's own name, `node`). */
   nodeThreads: Record<string, number>;
-  peer?: { name: string; cpuS: number };
+  peer?: { name: string; cpuS: number; threads: Record<string, number> };
   /**
    * The same traffic through an rclnodejs node that does nothing of its own (bench/live-floor.ts): taking
    * the bytes (joint_states), or taking them and publishing them again unchanged (relays).
    */
   floorCpuS: number;
+  floorThreads: Record<string, number>;
   sent: number;
   received: Record<string, number>;
 }
@@ -216,10 +232,12 @@ export interface LiveCase {
 async function main(): Promise<void> {
   if (!process.env.AMENT_PREFIX_PATH) throw new Error('source ROS 2 first (AMENT_PREFIX_PATH is not set)');
   if (!existsSync(MAIN)) throw new Error('run npm run build first');
+  const loadAtStart = loadAverage();
   const loaded = await loadRclnodejs();
   if ('error' in loaded) throw new Error(loaded.error);
   const rcl: Any = loaded.rcl;
   const rsp = found(findRobotStatePublisher()).exe;
+  const relayExe = found(findTopicToolsRelay()).exe;
   const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice(7) ?? 'tf,cloud,image').split(','));
   const jsonOut = process.argv.find((a) => a.startsWith('--json='))?.slice(7);
 
@@ -242,12 +260,18 @@ async function main(): Promise<void> {
     procs.push(p);
     return p;
   };
+  const tfCount = { bb: 0, rs: 0 };
+  // Counted on the bytes: the first transform's frame id starts at byte 20 (header, count, stamp, length).
+  node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', { qos: new rcl.QoS(1, 100, 1, 2), isRaw: true }, (b: Buffer) => {
+    if (b[20] === 0x62 && b[21] === 0x62 && b[22] === 0x2f) tfCount.bb++;
+    else if (b[20] === 0x72 && b[21] === 0x73 && b[22] === 0x2f) tfCount.rs++;
+  });
   try {
-    if (only.has('tf')) {
+    const tfCase = async (run: string): Promise<void> => {
       const body = join(scratch, 'chain.body');
       writeFileSync(body, chainBody());
-      const A = `/${tag}_bb`;
-      const B = `/${tag}_rsp`;
+      const A = `/${tag}${run}_bb`;
+      const B = `/${tag}${run}_rsp`;
       const descriptions: string[] = [];
       node.createSubscription('std_msgs/msg/String', `${A}/robot_description`, { qos: latched }, (m: Any) => descriptions.push(m.data));
       const bb = bridge(body, A, ['frame_prefix:=bb/', 'publish_joint_states:=false', 'publish_frequency:=20.0']);
@@ -256,15 +280,9 @@ async function main(): Promise<void> {
       writeFileSync(params, `${B}/robot_state_publisher:\n  ros__parameters:\n    frame_prefix: rs/\n    publish_frequency: 20.0\n    robot_description: ${JSON.stringify(urdf)}\n`);
       const peer = start(rsp, ['--ros-args', '-r', `__ns:=${B}`, '--params-file', params], env);
       procs.push(peer);
-      const tfCount = { bb: 0, rs: 0 };
-      // Counted on the bytes: the first transform's frame id starts at byte 20 (header, count, stamp, length).
-      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', { qos: new rcl.QoS(1, 100, 1, 2), isRaw: true }, (b: Buffer) => {
-        if (b[20] === 0x62 && b[21] === 0x62 && b[22] === 0x2f) tfCount.bb++;
-        else if (b[20] === 0x72 && b[21] === 0x73 && b[22] === 0x2f) tfCount.rs++;
-      });
       const toBb = node.createPublisher('sensor_msgs/msg/JointState', `${A}/joint_states`);
       const toRsp = node.createPublisher('sensor_msgs/msg/JointState', `${B}/joint_states`);
-      const F = `/${tag}_floor`;
+      const F = `/${tag}${run}_floor`;
       const floor = start(process.execPath, [FLOOR, 'sink', 'sensor_msgs/msg/JointState', `${F}/joint_states`], env);
       procs.push(floor);
       const toFloor = node.createPublisher('sensor_msgs/msg/JointState', `${F}/joint_states`);
@@ -288,7 +306,15 @@ async function main(): Promise<void> {
         return tfCount.bb > 0 && tfCount.rs > 0 ? true : undefined;
       }, () => bb.output() + peer.output());
       await paced(1000, 2, send);
-      const before = { bb: cpuSeconds(bb.child.pid!), rs: cpuSeconds(peer.child.pid!), floor: cpuSeconds(floor.child.pid!), tf: { ...tfCount }, threads: threadCpuSeconds(bb.child.pid!) };
+      const before = {
+        bb: cpuSeconds(bb.child.pid!),
+        rs: cpuSeconds(peer.child.pid!),
+        floor: cpuSeconds(floor.child.pid!),
+        tf: { ...tfCount },
+        threads: threadCpuSeconds(bb.child.pid!),
+        rsThreads: threadCpuSeconds(peer.child.pid!),
+        floorThreads: threadCpuSeconds(floor.child.pid!),
+      };
       const sent = await paced(1000, SECONDS, send);
       await sleep(200);
       results.push({
@@ -296,79 +322,99 @@ async function main(): Promise<void> {
         seconds: SECONDS,
         nodeCpuS: cpuSeconds(bb.child.pid!) - before.bb,
         nodeThreads: threadDelta(threadCpuSeconds(bb.child.pid!), before.threads),
-        peer: { name: 'robot_state_publisher', cpuS: cpuSeconds(peer.child.pid!) - before.rs },
+        peer: { name: 'robot_state_publisher', cpuS: cpuSeconds(peer.child.pid!) - before.rs, threads: threadDelta(threadCpuSeconds(peer.child.pid!), before.rsThreads) },
         floorCpuS: cpuSeconds(floor.child.pid!) - before.floor,
+        floorThreads: threadDelta(threadCpuSeconds(floor.child.pid!), before.floorThreads),
         sent,
         received: { '/tf from body_bridge': tfCount.bb - before.tf.bb, '/tf from robot_state_publisher': tfCount.rs - before.tf.rs },
       });
       await stop(bb);
       await stop(peer);
       await stop(floor);
-    }
+    };
 
     const cameraCase = async (
+      run: string,
       name: string,
       device: 'CAM' | 'RANGE',
       input: Uint8Array,
       inputTopic: string,
+      hz: number,
       type: string,
       outputs: Record<string, [topic: string, type: string]>,
     ): Promise<void> => {
       const body = join(scratch, 'cameras.body');
       writeFileSync(body, cameraBody());
-      const NS = `/${tag}_${device.toLowerCase()}`;
-      const IN = `/${tag}_in_${device.toLowerCase()}`;
+      const NS = `/${tag}${run}_${device.toLowerCase()}`;
+      const IN = `/${tag}${run}_in_${device.toLowerCase()}`;
       const counts: Record<string, number> = {};
+      // Only what answers our frames, which are stamped 1 s + frame number ns.
+      const ours = (b: Buffer): boolean => new DataView(b.buffer, b.byteOffset, b.byteLength).getInt32(4, true) === 1;
       for (const [label, [topic, outType]] of Object.entries(outputs)) {
         counts[label] = 0;
-        node.createSubscription(outType, `${NS}/${topic}`, { qos: sensorQoS, isRaw: true }, (b: Buffer) => {
-          // Only what answers our frames, which are stamped 1 s + frame number ns.
-          if (new DataView(b.buffer, b.byteOffset, b.byteLength).getInt32(4, true) === 1) counts[label]!++;
-        });
+        node.createSubscription(outType, `${NS}/${topic}`, { qos: sensorQoS, isRaw: true }, (b: Buffer) => void (ours(b) && counts[label]!++));
       }
       const p = bridge(body, NS, [`device_input_namespace:=${IN}`, 'camera_info_without_images:=false']);
-      const floor = start(process.execPath, [FLOOR, 'relay', type, `${IN}/${inputTopic}`, `/${tag}_floor_${device.toLowerCase()}`], env);
+      const floorOut = `/${tag}${run}_floor_${device.toLowerCase()}`;
+      const floor = start(process.execPath, [FLOOR, 'relay', type, `${IN}/${inputTopic}`, floorOut], env);
       procs.push(floor);
+      // topic_tools' C++ relay of the same input: the same bytes out again, from C++ (rclcpp's generic subscription and publisher).
+      const relayOut = `/${tag}${run}_cpp_relay_${device.toLowerCase()}`;
+      const relay = start(relayExe, [`${IN}/${inputTopic}`, relayOut], env);
+      procs.push(relay);
+      const passed = { floor: 0, relay: 0 };
+      node.createSubscription(type, floorOut, { qos: sensorQoS, isRaw: true }, (b: Buffer) => void (ours(b) && passed.floor++));
+      node.createSubscription(type, relayOut, { qos: sensorQoS, isRaw: true }, (b: Buffer) => void (ours(b) && passed.relay++));
       const pub = node.createPublisher(type, `${IN}/${inputTopic}`, { qos: sensorQoS });
       const send = (i: number): void => {
-        stampBytes(input, { sec: 1, nanosec: i });
+        writeStamp(input, { sec: 1, nanosec: i });
         pub.publish(input as Buffer);
       };
-      await waitFor(`${name}: the first output`, 60_000, () => {
+      await waitFor(`${name}: the first output of the node, the floor and the C++ relay`, 60_000, () => {
         send(999_999);
-        return Object.values(counts).every((c) => c > 0) ? true : undefined;
-      }, p.output);
+        return Object.values(counts).every((c) => c > 0) && passed.floor > 0 && passed.relay > 0 ? true : undefined;
+      }, () => p.output() + relay.output());
       await sleep(500);
       for (const k of Object.keys(counts)) counts[k] = 0;
-      const before = cpuSeconds(p.child.pid!);
-      const beforeFloor = cpuSeconds(floor.child.pid!);
-      const beforeThreads = threadCpuSeconds(p.child.pid!);
-      const sent = await paced(30, SECONDS, send);
+      passed.floor = 0;
+      passed.relay = 0;
+      const pids = { node: p.child.pid!, floor: floor.child.pid!, relay: relay.child.pid! };
+      const before = { node: cpuSeconds(pids.node), floor: cpuSeconds(pids.floor), relay: cpuSeconds(pids.relay) };
+      const beforeThreads = { node: threadCpuSeconds(pids.node), floor: threadCpuSeconds(pids.floor), relay: threadCpuSeconds(pids.relay) };
+      const sent = await paced(hz, SECONDS, send);
       await sleep(500);
       results.push({
         name,
         seconds: SECONDS,
-        nodeCpuS: cpuSeconds(p.child.pid!) - before,
-        nodeThreads: threadDelta(threadCpuSeconds(p.child.pid!), beforeThreads),
-        floorCpuS: cpuSeconds(floor.child.pid!) - beforeFloor,
+        nodeCpuS: cpuSeconds(pids.node) - before.node,
+        nodeThreads: threadDelta(threadCpuSeconds(pids.node), beforeThreads.node),
+        peer: { name: 'topic_tools relay (C++)', cpuS: cpuSeconds(pids.relay) - before.relay, threads: threadDelta(threadCpuSeconds(pids.relay), beforeThreads.relay) },
+        floorCpuS: cpuSeconds(pids.floor) - before.floor,
+        floorThreads: threadDelta(threadCpuSeconds(pids.floor), beforeThreads.floor),
         sent,
-        received: { ...counts },
+        received: { ...counts, 'floor relay': passed.floor, 'C++ relay': passed.relay },
       });
       await stop(p);
       await stop(floor);
+      await stop(relay);
     };
-    if (only.has('cloud')) {
-      await cameraCase('640×480 COLOR_DEPTH cloud relay at 30 Hz', 'RANGE', upstreamCloud(), 'RANGE/point_cloud', 'sensor_msgs/msg/PointCloud2', {
-        points: ['RANGE/points', 'sensor_msgs/msg/PointCloud2'],
-        'depth image': ['RANGE/depth/image_raw', 'sensor_msgs/msg/Image'],
-        'depth CameraInfo': ['RANGE/depth/camera_info', 'sensor_msgs/msg/CameraInfo'],
-      });
-    }
-    if (only.has('image')) {
-      await cameraCase('640×480 rgb8 image relay at 30 Hz', 'CAM', upstreamImage(), 'CAM', 'sensor_msgs/msg/Image', {
-        image: ['CAM/image_raw', 'sensor_msgs/msg/Image'],
-        CameraInfo: ['CAM/camera_info', 'sensor_msgs/msg/CameraInfo'],
-      });
+    // Repeated runs alternate the cases, so a change in the machine's load reaches each of them.
+    for (let i = 0; i < REPEAT; i++) {
+      const run = `r${i}`;
+      if (only.has('tf')) await tfCase(run);
+      if (only.has('cloud')) {
+        await cameraCase(run, `640×480 COLOR_DEPTH cloud relay at ${CLOUD_HZ} Hz`, 'RANGE', upstreamCloud(), 'RANGE/point_cloud', CLOUD_HZ, 'sensor_msgs/msg/PointCloud2', {
+          points: ['RANGE/points', 'sensor_msgs/msg/PointCloud2'],
+          'depth image': ['RANGE/depth/image_raw', 'sensor_msgs/msg/Image'],
+          'depth CameraInfo': ['RANGE/depth/camera_info', 'sensor_msgs/msg/CameraInfo'],
+        });
+      }
+      if (only.has('image')) {
+        await cameraCase(run, '640×480 rgb8 image relay at 30 Hz', 'CAM', upstreamImage(), 'CAM', 30, 'sensor_msgs/msg/Image', {
+          image: ['CAM/image_raw', 'sensor_msgs/msg/Image'],
+          CameraInfo: ['CAM/camera_info', 'sensor_msgs/msg/CameraInfo'],
+        });
+      }
     }
   } finally {
     for (const p of procs) await stop(p);
@@ -377,22 +423,41 @@ async function main(): Promise<void> {
     rmSync(scratch, { recursive: true, force: true });
   }
 
+  const ratio = (a: number, b: number | undefined): string => (b !== undefined && b > 0 ? `${(a / b).toFixed(2)}×` : '—');
   const lines = [
-    '| case | body_bridge CPU-s | % of a core | peer | peer CPU-s | ratio | rclnodejs doing nothing (floor) CPU-s | sent | received |',
-    '|---|---|---|---|---|---|---|---|---|',
+    `load average (1, 5, 15 min) at the start ${loadAtStart}, at the end ${loadAverage()}`,
+    '',
+    '| case | body_bridge CPU-s | % of a core | peer | peer CPU-s | node / peer | floor CPU-s | node / floor | sent | received |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of results) {
     const received = Object.entries(r.received).map(([k, v]) => `${k}: ${v}`).join(', ');
     lines.push(
       `| ${r.name}, ${r.seconds} s | ${r.nodeCpuS.toFixed(2)} | ${((100 * r.nodeCpuS) / r.seconds).toFixed(1)} % | ${r.peer?.name ?? '—'} | ` +
-        `${r.peer ? r.peer.cpuS.toFixed(2) : '—'} | ${r.peer ? `${(r.nodeCpuS / r.peer.cpuS).toFixed(2)}×` : '—'} | ${r.floorCpuS.toFixed(2)} | ${r.sent} | ${received} |`,
+        `${r.peer ? r.peer.cpuS.toFixed(2) : '—'} | ${ratio(r.nodeCpuS, r.peer?.cpuS)} | ${r.floorCpuS.toFixed(2)} | ${ratio(r.nodeCpuS, r.floorCpuS)} | ${r.sent} | ${received} |`,
     );
+  }
+  if (REPEAT > 1) {
+    const median = (xs: number[]): number => {
+      const sorted = [...xs].sort((a, b) => a - b);
+      const mid = sorted.length >> 1;
+      return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+    };
+    lines.push('', '| case | runs | node / peer (median, range) | node / floor (median, range) |', '|---|---|---|---|');
+    for (const name of [...new Set(results.map((r) => r.name))]) {
+      const runs = results.filter((r) => r.name === name);
+      const toPeer = runs.filter((r) => r.peer && r.peer.cpuS > 0).map((r) => r.nodeCpuS / r.peer!.cpuS);
+      const toFloor = runs.filter((r) => r.floorCpuS > 0).map((r) => r.nodeCpuS / r.floorCpuS);
+      const span = (xs: number[]): string => (xs.length ? `${median(xs).toFixed(2)}× (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})` : '—');
+      lines.push(`| ${name} | ${runs.length} | ${span(toPeer)} | ${span(toFloor)} |`);
+    }
   }
   console.log(lines.join('\n'));
   console.log('');
-  console.log('node CPU-s by thread:');
-  for (const r of results) console.log(`  ${r.name}: ${Object.entries(r.nodeThreads).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cycloneddsUri: process.env.CYCLONEDDS_URI, results }, null, 2));
+  console.log('CPU-s by thread (node; peer; floor):');
+  const threads = (t: Record<string, number> | undefined): string => (t ? Object.entries(t).map(([k, v]) => `${k} ${v}`).join(', ') : '—');
+  for (const r of results) console.log(`  ${r.name}: ${threads(r.nodeThreads)}; ${threads(r.peer?.threads)}; ${threads(r.floorThreads)}`);
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cycloneddsUri: process.env.CYCLONEDDS_URI, loadAverage: { start: loadAtStart, end: loadAverage() }, results }, null, 2));
 }
 
 main().then(

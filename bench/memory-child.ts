@@ -7,7 +7,7 @@ import { movingJointNames, jointPositions } from './tf.js';
 import type { JointState } from '../src/messages/messages.js';
 import { resolveSubjects } from './subjects.js';
 import { writeJointState } from '../src/cdr/joint-state.js';
-import { stampBytes } from './cdr-stamp.js';
+import { writeStamp } from '../src/cdr/header-splice.js';
 
 export interface MemorySample {
   messages: number;
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     const bytes = pool[i % pool.length]!;
     stampNs += 100_000_000;
     const stamp = { sec: Math.floor(stampNs / 1e9), nanosec: stampNs % 1e9 };
-    stampBytes(bytes, stamp);
+    writeStamp(bytes, stamp);
     driver.send(bytes, stamp);
     // The in-memory transport records every publication (a real one sends and forgets): drop them.
     if (i % 1000 === 0) driver.drain();

@@ -3,7 +3,7 @@
 import type { RobotModel } from '../src/model/types.js';
 import { writeJointState } from '../src/cdr/joint-state.js';
 import type { JointState, TFMessage, Time, TransformStamped } from '../src/messages/messages.js';
-import { stampBytes } from './cdr-stamp.js';
+import { writeStamp } from '../src/cdr/header-splice.js';
 import { runKdlPeer } from './kdl.js';
 import { type Repetitions, type Stats, mapStats, summarize } from './stats.js';
 
@@ -119,7 +119,7 @@ export function measureTfCase(start: StartTfDriver, c: TfCaseInput): TfCase {
       for (const bytes of encoded) {
         stampNs += STAMP_STEP_NS;
         const stamp = { sec: Math.floor(stampNs / 1e9), nanosec: stampNs % 1e9 };
-        stampBytes(bytes, stamp);
+        writeStamp(bytes, stamp);
         driver.send(bytes, stamp);
       }
       const t1 = performance.now();

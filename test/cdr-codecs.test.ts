@@ -237,6 +237,24 @@ describe('CDR readers against @foxglove/rosmsg2-serialization', () => {
     expect(read(encode('sensor_msgs/msg/JointState', jointState([]))).name).toEqual([]);
   });
 
+  it('JointState: a frame_id of any length, a changing count and big-endian bytes read as the peer wrote them', () => {
+    const read = jointStateReader();
+    for (const frame of ['base', 'b', 'ab', 'abc', NON_ASCII]) {
+      for (const names of [['a'], ['a', 'bb', 'ccc'], []]) {
+        const m = { ...jointState(names, [1], [2, 3]), header: header(frame, 3, 4) };
+        const got = read(encode('sensor_msgs/msg/JointState', m));
+        expect(got.header, `${frame} ${names}`).toEqual(m.header);
+        expect(got.name).toEqual(names);
+        expect(Array.from(got.position)).toEqual(m.position);
+      }
+    }
+    // JointState {stamp 5.6, frame_id "b", name ["a"], position [1.5], velocity [], effort []} in CDR_BE, by hand.
+    const be = Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 6, 0, 0, 0, 2, 0x62, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0x61, 0, 0, 0, 0, 0, 0, 1, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    expect(plain(peerDecode('sensor_msgs/msg/JointState', be))).toEqual(plain({ header: header('b', 5, 6), name: ['a'], position: [1.5], velocity: [], effort: [] }));
+    const got = read(be);
+    expect([got.header, got.name, Array.from(got.position)]).toEqual([header('b', 5, 6), ['a'], [1.5]]);
+  });
+
   it('JointState: the name cache holds its own copy, so a transport reusing its buffer cannot fool it', () => {
     const read = jointStateReader();
     const bytes = Buffer.from(encode('sensor_msgs/msg/JointState', jointState(['alpha', 'beta'])));

@@ -59,14 +59,14 @@ describe('RangeCamera relay buffer reuse', () => {
     const header = { stamp: { sec: 1, nanosec: 0 }, frame_id: 'f' };
     const a = rangeCameraFromCloud(first, cloudLayout(first) as never, k, header, false);
     const fresh = rangeCameraFromCloud(second, cloudLayout(second) as never, k, header, false);
-    const reused = rangeCameraFromCloud(second, cloudLayout(second) as never, k, header, false, { points: a.points.data.buffer as ArrayBuffer, depth: a.depth });
+    const reused = rangeCameraFromCloud(second, cloudLayout(second) as never, k, header, false, { points: a.points.data, depth: a.depth });
     expect(reused.points.data.buffer).toBe(a.points.data.buffer);
     expect(reused.depth).toBe(a.depth);
     expect(sameBytes(reused.points.data, fresh.points.data)).toBe(true);
     expect(sameBytes(reused.depth, fresh.depth)).toBe(true);
     expect(reused.points.is_dense).toBe(fresh.points.is_dense);
     // A buffer of the wrong size is not used.
-    const other = rangeCameraFromCloud(second, cloudLayout(second) as never, k, header, false, { points: new ArrayBuffer(12), depth: new Float32Array(1) });
+    const other = rangeCameraFromCloud(second, cloudLayout(second) as never, k, header, false, { points: new Uint8Array(12), depth: new Float32Array(1) });
     expect(other.points.data.buffer).not.toBe(a.points.data.buffer);
     expect(sameBytes(other.points.data, fresh.points.data)).toBe(true);
   });

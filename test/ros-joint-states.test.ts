@@ -226,3 +226,43 @@ describe('the warning throttle', () => {
     expect(gate('b', 8n * S).emit).toBe(true);
   });
 });
+
+describe('the per-names cache', () => {
+  it('a names array seen again gives what a fresh copy of it gives, message for message, whatever other name sets and clock jumps come between', () => {
+    // A tiny random walk over stamps, node clock and name sets; the same messages go to two states: one
+    // gets the reader's habit (the same array while the names stay), the other a new array each time.
+    const known = new Set(['a', 'b', 'c']);
+    const opts = { publishFrequency: 20, ignoreTimestamp: false, stampToleranceNs: S, isKnownJoint: (n: string) => known.has(n) };
+    const sets = [['a', 'b', 'c'], ['b', 'c'], ['a', 'ghost'], ['c', 'a', 'b']];
+    const shared = newThrottleState();
+    const fresh = newThrottleState();
+    let seed = 7;
+    const rnd = (n: number): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    let stampMs = 10_000;
+    let clockMs = 10_000;
+    const published: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const names = sets[rnd(8) < 6 ? 0 : rnd(sets.length)]!;
+      const step = rnd(100) === 0 ? -3000 : rnd(40); // now and then a restarted publisher
+      stampMs = Math.max(0, stampMs + step);
+      clockMs += rnd(100) === 0 ? -500 : rnd(30); // and a node clock going back
+      const stamp = { sec: Math.floor(stampMs / 1000), nanosec: (stampMs % 1000) * 1_000_000 };
+      const nowNs = BigInt(clockMs) * 1_000_000n;
+      const positions = names.map((_, j) => i + j);
+      const a = handleJointState(shared, { header: { stamp }, name: names, position: positions }, nowNs, opts);
+      const b = handleJointState(fresh, { header: { stamp }, name: [...names], position: positions }, nowNs, opts);
+      expect(a.publish && [...a.publish], `message ${i}`).toEqual(b.publish && [...b.publish]);
+      expect(a.issues, `message ${i}`).toEqual(b.issues);
+      if (a.publish) published.push(names.join());
+    }
+    // The walk did exercise the throttle both ways.
+    expect(published.length).toBeGreaterThan(100);
+    expect(published.length).toBeLessThan(2900);
+    expect(new Set(published).size).toBeGreaterThan(2);
+  });
+});

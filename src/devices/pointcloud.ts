@@ -32,12 +32,13 @@ export const XYZ_FIELDS: readonly PointField[] = [field('x', 0), field('y', 4), 
  */
 export const XYZRGB_FIELDS: readonly PointField[] = [...XYZ_FIELDS, field('rgb', 12)];
 
-function pointCloud(
+/** A cloud of x, y, z (and rgb) float32 points over `data` (no copy). */
+export function pointCloud(
   header: Header,
   width: number,
   height: number,
   withRgb: boolean,
-  data: ArrayBuffer,
+  data: Uint8Array,
   isDense: boolean,
 ): PointCloud2 {
   const pointStep = withRgb ? 16 : 12;
@@ -49,7 +50,7 @@ function pointCloud(
     is_bigendian: HOST_IS_BIG_ENDIAN,
     point_step: pointStep,
     row_step: pointStep * width,
-    data: new Uint8Array(data),
+    data,
     is_dense: isDense,
   };
 }
@@ -149,19 +150,23 @@ export function rangeCameraFromCloud(
   k: Intrinsics,
   header: Header,
   withRgb: boolean,
-  /** Buffers of an earlier output that nobody holds any more (the transport copied it): written over when the sizes match. */
-  reuse?: { points: ArrayBuffer; depth: Float32Array },
+  /**
+   * Where to write: views nobody holds any more (an earlier output the transport copied, or the payload of
+   * the outgoing message itself, 4-byte aligned), used when their sizes are the output's.
+   */
+  reuse?: { points: Uint8Array; depth: Float32Array },
 ): RangeCameraOutput {
   const { width: w, height: h } = k;
   const n = layout.count;
-  const organized = n === w * h;
-  const rgb = withRgb && layout.rgb !== null;
+  const shape = rangeCameraShape(layout, k, withRgb);
+  const organized = shape.organized;
+  const rgb = shape.rgb;
   const stride = rgb ? 4 : 3;
   // Every word of both outputs is written below (points: xyz or NaN, rgb when kept; depth: every
   // pixel when organized, filled with NaN first otherwise).
-  const buffer = reuse?.points.byteLength === n * stride * 4 ? reuse.points : uninitializedBuffer(n * stride * 4);
-  const out = new Float32Array(buffer);
-  const outU32 = rgb ? new Uint32Array(buffer) : undefined;
+  const bytes = reuse?.points.byteLength === n * stride * 4 ? reuse.points : new Uint8Array(uninitializedBuffer(n * stride * 4));
+  const out = new Float32Array(bytes.buffer, bytes.byteOffset, n * stride);
+  const outU32 = rgb ? new Uint32Array(bytes.buffer, bytes.byteOffset, n * stride) : undefined;
   const { f32, u32 } = words(input.data);
   const depth = reuse?.depth.length === w * h ? reuse.depth : new Float32Array(uninitializedBuffer(w * h * 4));
   const { pointStep: step, x: ox, y: oy, z: oz } = layout;
@@ -193,7 +198,7 @@ export function rangeCameraFromCloud(
         if (orgb >= 0) outU32![o + 3] = u32[s + orgb]!;
       }
     }
-    return { points: pointCloud(header, w, h, rgb, buffer, dense), depth };
+    return { points: pointCloud(header, w, h, rgb, bytes, dense), depth };
   } else {
     depth.fill(NaN);
     // Choreonoid unprojects pixel (x, row v) through its left and lower edge (NDC 2x/w − 1 and
@@ -228,8 +233,16 @@ export function rangeCameraFromCloud(
     const orgb = layout.rgb;
     for (let i = 0, s = orgb, o = 3; i < n; i++, s += step, o += 4) outU32[o] = u32[s]!;
   }
-  const points = organized ? pointCloud(header, w, h, rgb, buffer, dense) : pointCloud(header, n, 1, rgb, buffer, dense);
-  return { points, depth };
+  return { points: pointCloud(header, shape.width, shape.height, rgb, bytes, dense), depth };
+}
+
+/**
+ * The cloud rangeCameraFromCloud makes of an input of this layout: the camera's width × height when the input
+ * has a point per pixel (organized), one row of the input's points otherwise; rgb kept when asked for and there.
+ */
+export function rangeCameraShape(layout: CloudLayout, k: Intrinsics, withRgb: boolean): { organized: boolean; width: number; height: number; rgb: boolean } {
+  const organized = layout.count === k.width * k.height;
+  return { organized, width: organized ? k.width : layout.count, height: organized ? k.height : 1, rgb: withRgb && layout.rgb !== null };
 }
 
 /**
@@ -252,6 +265,6 @@ export function rotateCloud(input: PointCloud2, layout: CloudLayout, rotation: M
     out[o++] = g * x + hh * y + ii * z;
   }
   const count = o / 3;
-  const buffer = count === layout.count ? out.buffer : out.slice(0, o).buffer;
-  return pointCloud(header, count, 1, false, buffer, true);
+  const kept = count === layout.count ? out : out.slice(0, o);
+  return pointCloud(header, count, 1, false, new Uint8Array(kept.buffer), true);
 }

@@ -3,7 +3,10 @@
 // unit conventions (see upstream.ts); this turns every message into what a ROS perception stack
 // expects: frame_ids that exist in our TF tree (with frame_prefix), CameraInfo next to every image,
 // a depth image and standard-layout clouds for range cameras, LaserScan in the scan frame, SI units.
+import { Buffer } from 'node:buffer';
 import { writeCameraInfo } from '../cdr/camera-info.js';
+import { utf8 } from '../cdr/core.js';
+import { frameIdSplicer, writeStamp } from '../cdr/header-splice.js';
 import { readImage, writeImage } from '../cdr/image.js';
 import { readImu, writeImu } from '../cdr/imu.js';
 import { readLaserScan, writeLaserScan } from '../cdr/laser-scan.js';
@@ -13,10 +16,10 @@ import { transpose } from '../model/math.js';
 import type { CameraParams, Device, RangeCameraParams, RangeSensorParams, RobotModel } from '../model/types.js';
 import { type Header, type Image, MessageType, type Time } from '../messages/messages.js';
 import { type RawPublisher, sensorDataQoS, type Transport } from './transport.js';
-import { cameraInfo, cameraIntrinsics, renderedImageSize } from '../devices/camera-info.js';
+import { cameraInfo, cameraIntrinsics, type Intrinsics, renderedImageSize } from '../devices/camera-info.js';
 import type { DeviceFrames } from '../kinematics/device-frames.js';
 import { type ImuDeviceType, imuMessage, scaleVector, wrenchMessage } from '../devices/inertial.js';
-import { cloudLayout, depthImage, rangeCameraFromCloud, rotateCloud } from '../devices/pointcloud.js';
+import { cloudLayout, depthImage, pointCloud, rangeCameraFromCloud, rangeCameraShape, rotateCloud, uninitializedBuffer } from '../devices/pointcloud.js';
 import { laserScan } from '../devices/scan.js';
 import { type DeviceTopicSet, deviceTopics, isPlanarScan, prefixed, RELAYED_SUFFIX, type TopicRole } from '../devices/topics.js';
 import { defaultInputNamespace, UPSTREAM_SCALE, upstreamBase, upstreamTopicNames, upstreamTopics } from '../devices/upstream.js';
@@ -65,15 +68,6 @@ const BYTES_PER_PIXEL: Record<string, number> = { rgb8: 3, bgr8: 3, mono8: 1, rg
 /** Every device message crosses the transport as CDR bytes: read and written by src/cdr. */
 type Publishers = Partial<Record<TopicRole, RawPublisher>>;
 
-/**
- * A writer that writes over its previous output when the next message has the same size: the transport
- * has copied it by then (RawPublisher), and a fresh megabyte buffer per frame costs page faults and GC.
- */
-function reusing<T>(write: (m: T, into?: Uint8Array) => Uint8Array): (m: T) => Uint8Array {
-  let last: Uint8Array | undefined;
-  return (m) => (last = write(m, last));
-}
-
 interface Relay {
   transport: Transport;
   framePrefix: string;
@@ -92,12 +86,12 @@ function subscribe<T>(
   type: Parameters<Transport['subscribe']>[1],
   label: string,
   read: (bytes: Uint8Array) => T,
-  handle: (m: T) => void,
+  handle: (m: T, bytes: Uint8Array) => void,
 ): void {
   const onBytes = (bytes: Uint8Array): void => {
     // A malformed message from outside must never take the node down.
     try {
-      handle(read(bytes));
+      handle(read(bytes), bytes);
     } catch (e) {
       relay.warnOnce(`${label}:exception`, `${label}: dropped a message from ${topic}: ${(e as Error).message}`);
     }
@@ -132,8 +126,11 @@ function cameraInfoStream(
   publisher: RawPublisher,
 ): (stamp: Time) => void {
   let imageSinceTick = false;
+  // Everything but the stamp is the camera's: serialized once, the stamp written in place for each message.
+  const bytes = writeCameraInfo(cameraInfo(params, header({ sec: 0, nanosec: 0 }, frameId)));
   const publish = (stamp: Time): void => {
-    publisher.publish(writeCameraInfo(cameraInfo(params, header(stamp, frameId))));
+    writeStamp(bytes, stamp);
+    publisher.publish(bytes);
   };
   // Standalone CameraInfo exists so rviz can draw the frustum; a non-pinhole (fisheye) camera's
   // CameraInfo is "uncalibrated" and draws nothing, so it only goes out with images.
@@ -162,18 +159,18 @@ function relayImage(
   image: RawPublisher,
   info: (stamp: Time) => void,
 ): void {
-  const write = reusing(writeImage);
+  const splice = frameIdSplicer(utf8(frameId));
   const size = renderedImageSize(params);
-  subscribe(relay, topic, MessageType.Image, label, readImage, (m) => {
+  subscribe(relay, topic, MessageType.Image, label, readImage, (m, bytes) => {
     // The size check drops an image of the wrong size (a producer that disagrees with the model).
     const problem = imageProblem(m) ?? (m.width !== size.width || m.height !== size.height ? `size ${m.width}×${m.height}, the camera sends ${size.width}×${size.height}` : null);
     if (problem) {
       relay.warnOnce(`${label}:image`, `${label}: dropped an image from ${topic}: ${problem}`);
       return;
     }
-    // The pixels are copied once, from the incoming bytes into the outgoing ones.
-    const { height, width, encoding, is_bigendian, step, data } = m;
-    image.publish(write({ header: header(m.header.stamp, frameId), height, width, encoding, is_bigendian, step, data }));
+    // The image goes out as it came but for its frame_id: the incoming bytes (the pixels viewed there, the
+    // last field) copied once behind the new header.
+    image.publish(splice(bytes, m.data.byteOffset - bytes.byteOffset + m.data.byteLength));
     info(m.header.stamp);
   });
 }
@@ -200,11 +197,7 @@ function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera'
   const topic = upstreamTopics(input).pointCloud;
   const pointsPub = pubs.points!;
   const depthPub = pubs.depth_image!;
-  // The converted cloud and depth are copied into the outgoing bytes: the next cloud can be written over
-  // the same buffers instead of allocating (and page-faulting in) some 5 MB per frame.
-  let spare: { points: ArrayBuffer; depth: Float32Array } | null = null;
-  const writePoints = reusing(writePointCloud2);
-  const writeDepth = reusing(writeImage);
+  let out: RangeOutput | null = null;
   subscribe(relay, topic, MessageType.PointCloud2, set.frame, readPointCloud2, (m) => {
     const layout = cloudLayout(m);
     if (typeof layout === 'string') {
@@ -214,13 +207,58 @@ function startRangeCamera(relay: Relay, d: Extract<Device, { type: 'RangeCamera'
     // choreonoid_ros's range-camera points are already in our optical frame: GLRangeCameraSimulator
     // stores Ro·p (p in the GL render frame, device·Ro), and updateRangeVisionSensor applies Roᵀ
     // and then (x, −y, −z), i.e. coordinates in device·Ro·diag(1, −1, −1) — the optical frame.
-    const h = header(m.header.stamp, frameId);
-    const out = rangeCameraFromCloud(m, layout, k, h, color, spare ?? undefined);
-    spare = { points: out.points.data.buffer as ArrayBuffer, depth: out.depth };
-    pointsPub.publish(writePoints(out.points));
-    depthPub.publish(writeDepth(depthImage(out.depth, k.width, k.height, header(m.header.stamp, frameId))));
+    const shape = rangeCameraShape(layout, k, color);
+    if (out === null || out.count !== layout.count || out.rgb !== shape.rgb) out = rangeOutput(layout.count, shape, k, frameId);
+    const converted = rangeCameraFromCloud(m, layout, k, header(m.header.stamp, frameId), color, { points: out.pointsData, depth: out.depthData });
+    // Sized by the same shape, so written in place; anything else would publish the previous frame's payload.
+    if (converted.points.data !== out.pointsData || converted.depth !== out.depthData) throw new Error('the conversion did not write into the outgoing messages');
+    writeStamp(out.points, m.header.stamp);
+    out.points[out.points.byteLength - 1] = converted.points.is_dense ? 1 : 0;
+    writeStamp(out.depth, m.header.stamp);
+    pointsPub.publish(out.points);
+    depthPub.publish(out.depth);
     depthInfo(m.header.stamp);
   });
+}
+
+/**
+ * A range camera's outgoing cloud and depth image, serialized once for their shape: the conversion writes its
+ * points and depths straight into the messages' payloads, and each frame then sets only the stamps and
+ * is_dense. (Converting into buffers of its own and serializing them took two more passes over 6 MB a frame.)
+ */
+interface RangeOutput {
+  count: number;
+  rgb: boolean;
+  /** The serialized PointCloud2, and its points (4-byte aligned, as the conversion's float views need). */
+  points: Uint8Array;
+  pointsData: Uint8Array;
+  /** The serialized 32FC1 depth Image, and its pixels. */
+  depth: Uint8Array;
+  depthData: Float32Array;
+}
+
+/** A copy of `bytes` that starts an ArrayBuffer of its own, so the 4-aligned CDR fields in it are aligned in memory. */
+function ownBuffer(bytes: Uint8Array): Buffer {
+  const out = Buffer.from(uninitializedBuffer(bytes.byteLength));
+  out.set(bytes);
+  return out;
+}
+
+function rangeOutput(count: number, shape: ReturnType<typeof rangeCameraShape>, k: Intrinsics, frameId: string): RangeOutput {
+  const h = header({ sec: 0, nanosec: 0 }, frameId);
+  const pointBytes = count * (shape.rgb ? 16 : 12);
+  // PointCloud2 ends with its data and is_dense (one byte); Image ends with its data.
+  const points = ownBuffer(writePointCloud2(pointCloud(h, shape.width, shape.height, shape.rgb, new Uint8Array(pointBytes), true)));
+  const depth = ownBuffer(writeImage(depthImage(new Float32Array(k.width * k.height), k.width, k.height, h)));
+  const depthBytes = k.width * k.height * 4;
+  return {
+    count,
+    rgb: shape.rgb,
+    points,
+    pointsData: points.subarray(points.byteLength - 1 - pointBytes, points.byteLength - 1),
+    depth,
+    depthData: new Float32Array(depth.buffer, depth.byteOffset + depth.byteLength - depthBytes, k.width * k.height),
+  };
 }
 
 function startRangeSensor(relay: Relay, d: Extract<Device, { type: 'RangeSensor' }>, f: DeviceFrames, set: DeviceTopicSet, pubs: Publishers, input: string | null): void {

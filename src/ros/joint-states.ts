@@ -21,13 +21,64 @@ export interface JointStateInput {
 }
 
 export interface ThrottleState {
-  /** Joint name → stamp (ns) of the message that last published it. */
+  /** Joint name → stamp (ns) of the message that last published it. Changed only by handleJointState. */
   lastPublished: Map<string, bigint>;
   /** Node clock (ns) at the previous message, to detect time going backwards. */
   lastCallback: bigint | null;
+  /**
+   * What handleJointState worked out for the last names array it saw (the reader hands over the same array
+   * while the names do not change): which names the model knows, and, while lastPublished has not changed
+   * since (`version`), the least recent and oldest cached stamps over them. A publisher at 1 kHz with
+   * publish_frequency 20 sends 50 messages per publish: 49 of them then need no lookup per joint.
+   */
+  names: NamesCache | null;
+  /** Bumped whenever lastPublished changes. */
+  version: number;
 }
 
-export const newThrottleState = (): ThrottleState => ({ lastPublished: new Map(), lastCallback: null });
+interface NamesCache {
+  names: readonly string[];
+  isKnownJoint: (name: string) => boolean;
+  unknown: readonly string[];
+  /** Per name, in message order: whether the model knows it. */
+  known: readonly boolean[];
+  /** lastPublished's version the two stamps below were taken at; -1 = not taken. */
+  version: number;
+  /** The least recent publication over the known names (0 for one never published). */
+  leastRecent: bigint;
+  /** The oldest cached stamp over the known names, null when none is cached. */
+  oldestCached: bigint | null;
+}
+
+export const newThrottleState = (): ThrottleState => ({ lastPublished: new Map(), lastCallback: null, names: null, version: 0 });
+
+function namesCache(state: ThrottleState, names: readonly string[], isKnownJoint: (name: string) => boolean): NamesCache {
+  const cached = state.names;
+  if (cached !== null && cached.names === names && cached.isKnownJoint === isKnownJoint) return cached;
+  const known = names.map((n) => isKnownJoint(n));
+  const fresh: NamesCache = { names, isKnownJoint, unknown: names.filter((_, i) => !known[i]), known, version: -1, leastRecent: 0n, oldestCached: null };
+  state.names = fresh;
+  return fresh;
+}
+
+/** The cached stamps over the known names of `c`, from lastPublished as it is now. */
+function cachedStamps(state: ThrottleState, c: NamesCache): NamesCache {
+  if (c.version === state.version) return c;
+  let leastRecent: bigint | null = null;
+  let oldestCached: bigint | null = null;
+  for (let i = 0; i < c.names.length; i++) {
+    if (!c.known[i]) continue;
+    const t = state.lastPublished.get(c.names[i]!);
+    if (t !== undefined && (oldestCached === null || t < oldestCached)) oldestCached = t;
+    // A joint never published counts as published at time 0, as in robot_state_publisher.
+    const v = t ?? 0n;
+    if (leastRecent === null || v < leastRecent) leastRecent = v;
+  }
+  c.leastRecent = leastRecent ?? 0n;
+  c.oldestCached = oldestCached;
+  c.version = state.version;
+  return c;
+}
 
 export interface JointStateIssue {
   /** Groups repeated warnings for throttling, e.g. `unknown:elbow`. */
@@ -127,6 +178,7 @@ export function handleJointState(
   if (state.lastCallback !== null && state.lastCallback > nowNs) {
     issues.push({ key: 'backwards', level: 'warn', message: 'Moved backwards in time, re-publishing joint transforms!' });
     state.lastPublished.clear();
+    state.version++;
   }
   state.lastCallback = nowNs;
 
@@ -147,24 +199,12 @@ export function handleJointState(
 
   // One warning per message (and the warning throttle makes it one per window), however many names it
   // has; the model's joints are all the throttle below looks at.
-  const unknown: string[] = [];
-  for (let i = 0; i < names.length; i++) if (!options.isKnownJoint(names[i]!)) unknown.push(names[i]!);
-  if (unknown.length > 0) issues.push(unknownJointsIssue(unknown));
-  if (unknown.length === names.length) return { publish: null, issues };
-  // The usual message names only the model's joints: the loops below then need not ask again.
-  const allKnown = unknown.length === 0;
+  const c = namesCache(state, names, options.isKnownJoint);
+  if (c.unknown.length > 0) issues.push(unknownJointsIssue(c.unknown));
+  if (c.unknown.length === names.length) return { publish: null, issues };
 
-  // A joint never published counts as published at time 0, as in robot_state_publisher.
-  let leastRecent = nowNs;
-  let oldestCached: bigint | null = null;
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    if (!allKnown && !options.isKnownJoint(name)) continue;
-    const cached = state.lastPublished.get(name);
-    if (cached !== undefined && (oldestCached === null || cached < oldestCached)) oldestCached = cached;
-    const t = cached ?? 0n;
-    if (t < leastRecent) leastRecent = t;
-  }
+  const { leastRecent: cachedLeast, oldestCached } = cachedStamps(state, c);
+  let leastRecent = cachedLeast < nowNs ? cachedLeast : nowNs;
   // The publisher's time went back by more than reordering explains (a simulation restarted, a bag looping,
   // while this node runs on wall time): forget the cache as for the node clock going back, or /tf would
   // wait for the stamps to catch up with the old ones.
@@ -175,6 +215,7 @@ export function handleJointState(
       message: `joint_states stamps moved back ${seconds(oldestCached - stamp)} s (a restarted publisher or a looping bag?), re-publishing joint transforms`,
     });
     state.lastPublished.clear();
+    state.version++;
     leastRecent = 0n;
   }
   if (!options.ignoreTimestamp && stamp < leastRecent + publishIntervalNs(options.publishFrequency)) {
@@ -183,9 +224,9 @@ export function handleJointState(
 
   const publish = new Map<string, number>();
   for (let i = 0; i < names.length; i++) {
+    if (!c.known[i]) continue;
     const name = names[i]!;
     const q = positions[i]!;
-    if (!allKnown && !options.isKnownJoint(name)) continue;
     if (!Number.isFinite(q)) {
       issues.push({ key: `nonfinite:${name}`, level: 'warn', message: `skipping joint ${loggedName(name)}: position ${String(q).slice(0, 40)} is not finite` });
     } else {
@@ -193,6 +234,7 @@ export function handleJointState(
     }
     state.lastPublished.set(name, stamp);
   }
+  state.version++;
   return { publish, issues };
 }
 

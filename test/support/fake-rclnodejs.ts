@@ -138,7 +138,11 @@ export function fakeRclnodejs() {
       timer.destroyed = true;
     }
     now() {
-      return { secondsAndNanoseconds: { seconds: 5n, nanoseconds: 7n } };
+      return { nanoseconds: 5_000_000_007n, secondsAndNanoseconds: { seconds: 5n, nanoseconds: 7n } };
+    }
+    /** A clock without rclnodejs's native handle: the transport then reads time through now(). */
+    getClock() {
+      return new Clock();
     }
     destroy(): void {
       calls.push('destroy');
