@@ -19,6 +19,9 @@ and stops, saying where, when it lacks what ros2_control needs. Then it starts:
   execution:=true (moveit.launch.py); rviz:=true adds rviz2;
 - the spawners, which wait for the controller manager inside Choreonoid.
 
+Choreonoid killed or crashed starts again, with its spawners, while body_bridge and move_group carry on (at most 3
+times); closed by the user, it ends the launch (docs/errors-and-limits.md "The running chain under faults").
+
 A wheeled or tracked base: diff_drive_controller publishes odom → base, so body_bridge publishes no world → root;
 in a user's project (project:=) body_bridge adds world → odom where the project starts the body (REP-105).
 docs/control.md says more.
@@ -29,7 +32,9 @@ import sys
 import tempfile
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction
+from launch.actions import DeclareLaunchArgument, EmitEvent, GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction, RegisterEventHandler
+from launch.event_handlers import OnProcessExit
+from launch.events import Shutdown
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
 from launch_ros.actions import Node, PushRosNamespace
@@ -53,6 +58,31 @@ def launch_file(name, arguments):
         PythonLaunchDescriptionSource(PathJoinSubstitution([FindPackageShare('body_bridge'), 'launch', name])),
         launch_arguments=arguments.items(),
     )
+
+
+# Times Choreonoid is started again after it was killed or crashed, before the launch gives up and ends.
+CHOREONOID_RESTARTS = 3
+
+
+def simulator(choreonoid, spawners, restarts=CHOREONOID_RESTARTS):
+    """Choreonoid and the spawners that activate the controllers inside it. Killed or crashed while the launch runs,
+    Choreonoid starts again with its spawners, and body_bridge, move_group and rviz2 carry on: the controller manager
+    reads robot_description from body_bridge again, and MoveIt's controller clients find the new action servers.
+    Closed by the user (exit code 0), it ends the launch."""
+    process = choreonoid()
+
+    def ended(event, context):
+        if context.is_shutdown:
+            return []
+        if event.returncode == 0:
+            return [EmitEvent(event=Shutdown(reason='Choreonoid was closed'))]
+        if restarts == 0:
+            return [LogInfo(msg='Choreonoid ended (exit code %d) %d times: not starting it again' % (event.returncode, CHOREONOID_RESTARTS + 1)),
+                    EmitEvent(event=Shutdown(reason='Choreonoid keeps ending'))]
+        return [LogInfo(msg='Choreonoid ended (exit code %d): starting it again with its controllers; body_bridge and move_group '
+                            'carry on' % event.returncode)] + simulator(choreonoid, spawners, restarts - 1)
+
+    return [process, RegisterEventHandler(OnProcessExit(target_action=process, on_exit=ended))] + spawners()
 
 
 def simulation(context):
@@ -86,15 +116,17 @@ def simulation(context):
     controllers = os.path.join(out, 'ros2_controllers.yaml')
     project_file = os.path.abspath(project) if project else os.path.join(out, 'simulation.cnoid')
 
-    choreonoid = Node(
-        package='choreonoid_ros',
-        executable='choreonoid',
-        # A Python script (script:=) runs once the project is loaded: Choreonoid's own API on the simulation.
-        arguments=[project_file] + ([os.path.abspath(get('script'))] if get('script') else [])
-        + ['--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
-        parameters=[gains, controllers],
-        output='screen',
-    )
+    def choreonoid():
+        return Node(
+            package='choreonoid_ros',
+            executable='choreonoid',
+            # A Python script (script:=) runs once the project is loaded: Choreonoid's own API on the simulation.
+            arguments=[project_file] + ([os.path.abspath(get('script'))] if get('script') else [])
+            + ['--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
+            parameters=[gains, controllers],
+            output='screen',
+        )
+
     manager = spawners['controller_manager']
 
     def spawner(names, inactive):
@@ -149,11 +181,8 @@ def simulation(context):
     actions = [LogInfo(msg=line) for line in lines[:-1] if line] + [
         LogInfo(msg='ros2_control configuration from %s in %s (%s)' % (model, out, lines[-1])),
         tools.remove_at_shutdown(out),
-        choreonoid,
-        spawner(spawners['active'], False),
-    ]
-    if spawners.get('inactive'):
-        actions.append(spawner(spawners['inactive'], True))
+    ] + simulator(choreonoid, lambda: [spawner(spawners['active'], False)]
+                  + ([spawner(spawners['inactive'], True)] if spawners.get('inactive') else []))
     # body_bridge and move_group in the item's namespace, where the controllers are.
     actions.append(GroupAction([PushRosNamespace(namespace), robot]) if namespace else robot)
     return actions

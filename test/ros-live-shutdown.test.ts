@@ -14,7 +14,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import {
@@ -34,6 +33,7 @@ import {
   waitFor,
   type XDisplay,
 } from './support/live-rig.js';
+import { alive, deathsIn, moveArm, otherNodes, type Seen, seen } from './support/launch-live.js';
 import { skipWithout } from './support/peer-skip.js';
 import { findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup, findRviz2, findXvfb, type Lookup } from './support/peers.js';
 
@@ -147,36 +147,6 @@ interface Outcome {
 
 const report: Outcome[] = [];
 
-/** A process as seen at the signal: pid, name and start time (so a reused pid is not taken for it). */
-interface Seen {
-  pid: number;
-  name: string;
-  start: string;
-}
-
-const statFields = (pid: number): string[] | null => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return [stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ...stat.slice(stat.lastIndexOf(')') + 2).split(' ')];
-  } catch {
-    return null;
-  }
-};
-const seen = (pid: number): Seen | null => {
-  const f = statFields(pid);
-  // Fields after the name: state is the 1st, starttime the 20th (stat(5) field 22).
-  return f ? { pid, name: f[0]!, start: f[20]! } : null;
-};
-/** Still there: the same process (same start time), and not a zombie waiting for its parent. */
-const alive = (s: Seen): boolean => {
-  const f = statFields(s.pid);
-  return f !== null && f[20] === s.start && f[1] !== 'Z';
-};
-
-/** "[name-N]: process has died [pid P, exit code C, ..." lines of ros2 launch. */
-const deathsIn = (log: string): { process: string; code: number }[] =>
-  [...log.matchAll(/\[ERROR\] \[([^\]]+)\]: process has died \[pid \d+, exit code (-?\d+)/g)].map((m) => ({ process: m[1]!, code: Number(m[2]) }));
-
 describe.skipIf(skipAll)('Ctrl-C on each launch, at each phase, ends everything cleanly', () => {
   const procs = processGroup();
   let rcl: Any;
@@ -207,12 +177,6 @@ describe.skipIf(skipAll)('Ctrl-C on each launch, at each phase, ends everything 
     }
   });
 
-  /** Nodes on the domain other than the observer. */
-  const otherNodes = (): string[] =>
-    (node.getNodeNamesAndNamespaces() as { name: string; namespace: string }[])
-      .map((n) => `${n.namespace.replace(/\/$/, '')}/${n.name}`)
-      .filter((n) => n !== `/${node.name()}` && !n.startsWith('/_'));
-
   /** The launch at the phase: what the log (and, mid-trajectory, the robot) shows. */
   async function reach(c: Case, phase: Phase, launch: Proc, scratch: string): Promise<void> {
     const log = launch.output;
@@ -234,37 +198,7 @@ describe.skipIf(skipAll)('Ctrl-C on each launch, at each phase, ends everything 
     const started = (): number => (log().match(/\[spawner-\d+\]: process started/g) ?? []).length;
     await waitFor('simulation: the controllers active', PHASE_MS, () => (started() > 0 && spawners() === started()) || undefined, log);
     if (phase === 'running') return;
-    await moveArm(scratch, launch);
-  }
-
-  /** Mid-trajectory: a 4 s goal to the arm's joint_trajectory_controller, the SIGINT once the arm is seen moving. */
-  async function moveArm(scratch: string, launch: Proc): Promise<void> {
-    const folder = readdirSync(join(scratch, 'tmp')).find((d) => d.startsWith('body_bridge_control_'));
-    expect(folder, 'the launch\'s ros2_control folder').toBeDefined();
-    const config = parseYaml(readFileSync(join(scratch, 'tmp', folder!, 'ros2_controllers.yaml'), 'utf8')) as Record<string, Any>;
-    // The first joint_trajectory_controller the controller manager is given (the arm's: groups come arms first).
-    const manager = Object.entries(config).find(([k]) => k.endsWith('controller_manager'))![1].ros__parameters as Record<string, Any>;
-    const controller = Object.keys(manager).find((k) => manager[k]?.type === 'joint_trajectory_controller/JointTrajectoryController');
-    expect(controller, 'a joint_trajectory_controller in ros2_controllers.yaml').toBeDefined();
-    const parameters = config[`/${controller}`] ?? config[controller!];
-    const joints: string[] = parameters.ros__parameters.joints;
-    const positions = new Map<string, number[]>();
-    const sub = node.createSubscription('sensor_msgs/msg/JointState', '/joint_states', {}, (m: Any) => {
-      (m.name as string[]).forEach((n, i) => positions.set(n, [...(positions.get(n) ?? []), m.position[i]]));
-    });
-    const pub = node.createPublisher('trajectory_msgs/msg/JointTrajectory', `/${controller}/joint_trajectory`);
-    try {
-      await waitFor('joint_states from the simulation', PHASE_MS, () => positions.size > 0 || undefined, launch.output);
-      const start = joints.map((j) => positions.get(j)!.at(-1)!);
-      pub.publish({
-        joint_names: joints,
-        points: [{ positions: start.map((p) => p + 0.3), velocities: [], accelerations: [], effort: [], time_from_start: { sec: 4, nanosec: 0 } }],
-      });
-      await waitFor('the arm moving', 60_000, () => joints.some((j, i) => Math.abs(positions.get(j)!.at(-1)! - start[i]!) > 0.02) || undefined, launch.output);
-    } finally {
-      node.destroySubscription(sub);
-      node.destroyPublisher(pub);
-    }
+    await moveArm(node, join(scratch, 'tmp'), launch, PHASE_MS);
   }
 
   async function ctrlC(c: Case, phase: Phase, target: Target): Promise<void> {
@@ -293,7 +227,7 @@ describe.skipIf(skipAll)('Ctrl-C on each launch, at each phase, ends everything 
     const unexplained = uncleanLines(log).filter((l) => !EXPECTED.some((e) => e.phase === phase && e.line.test(l)));
     expect(unexplained, tail).toEqual([]);
     // A node that ended cleanly leaves the graph at once; give discovery a moment to say so.
-    await waitFor('the ROS graph empty of the launch\'s nodes', 15_000, () => otherNodes().length === 0 || undefined, () => otherNodes().join(', '));
+    await waitFor('the ROS graph empty of the launch\'s nodes', 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
     expect(readdirSync(join(scratch, 'tmp')).filter((f) => f.startsWith('body_bridge')), 'left in the launch\'s temporary folder').toEqual([]);
   }
 
