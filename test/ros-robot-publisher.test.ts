@@ -362,7 +362,8 @@ describe('parameters', () => {
 
   it('stop releases the subscription and every timer', () => {
     const r = rig(sampleRobot(), { publish_joint_states: true, watch_body_file: true }, { fileSignature: () => 'x' });
-    expect(r.transport.active()).toEqual({ subscriptions: 1, timers: 2 });
+    // The initial positions, the file watch and the watch on joint_states going silent.
+    expect(r.transport.active()).toEqual({ subscriptions: 1, timers: 3 });
     r.bridge.stop();
     expect(r.transport.active()).toEqual({ subscriptions: 0, timers: 0 });
   });
