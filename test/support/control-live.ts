@@ -25,6 +25,8 @@ export interface ProbeSample {
   sim: number;
   running: boolean;
   q: Record<string, number>;
+  /** Joint velocities (absent in logs of probes before it reported them). */
+  dq?: Record<string, number>;
   /** World poses of the links, 4×4 row-major. */
   links: Record<string, number[]>;
 }

@@ -4,7 +4,7 @@
 #   started there);
 # - every 50 ms, appends to $BB_PROBE_DIR/probe.jsonl one line with the wall time, the run (1 for the first
 #   start, then one more per start), the simulation time, the
-#   joint positions and every link's world pose of the robot body item as Choreonoid holds them (the simulator
+#   joint positions and velocities and every link's world pose of the robot body item as Choreonoid holds them (the simulator
 #   writes all link positions into the item: output_all_link_positions);
 # - once, each device's link and local pose (Device::T_local);
 # - obeys commands written to $BB_PROBE_DIR/command: "stop", "start", "restart" (stop, then start from time 0),
@@ -142,6 +142,7 @@ class Probe:
             "sim": float(value(self.simulator.currentTime)),
             "running": bool(self.simulator.isRunning()),
             "q": {body.joint(i).jointName: float(body.joint(i).q) for i in range(body.numJoints)},
+            "dq": {body.joint(i).jointName: float(body.joint(i).dq) for i in range(body.numJoints)},
             "links": {link.name: matrix(link.T) for link in body.links},
         })
 
