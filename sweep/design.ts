@@ -28,6 +28,8 @@ export interface ModelDesign {
   modes: Record<string, string>;
   /** position_pd joints: the largest static error the gains predict under gravity (rad or m). */
   sag: Record<string, number>;
+  /** position_pd joints: the largest gravity torque (N·m) or force (N) the gains were designed to hold, G = sag · P. */
+  gravity: Record<string, number>;
 }
 
 /** The design `body-bridge control MODEL` (default options, as simulation.launch.py runs it) makes. */
@@ -52,6 +54,7 @@ export function modelDesign(file: string): ModelDesign {
     joints,
     modes: Object.fromEntries(config.block.modes.joints.map((m) => [m.joint, m.mode])),
     sag: Object.fromEntries(config.gains.joints.filter((g) => g.mode === 'position_pd').map((g) => [g.joint, g.sag])),
+    gravity: Object.fromEntries(config.gains.joints.filter((g) => g.mode === 'position_pd').map((g) => [g.joint, g.load.gravity])),
   };
 }
 

@@ -5,7 +5,7 @@ import { counts, renderTable, type SweepFile } from './report.js';
 
 const share = ([passed, of]: [number, number]): string => `${passed} of ${of}`;
 
-export function renderDocument(file: SweepFile, total: number, reasons: Readonly<Record<string, string>>): string {
+export function renderDocument(file: SweepFile, total: number, reasons: (model: string) => string | null): string {
   const c = counts(file.results);
   const about = Object.entries(file.about)
     .map(([k, v]) => `${k}: ${v}`)

@@ -9,7 +9,7 @@ import { closeObserver, installedPackage, liveRos, observerNode, ownRosDomain, p
 import { corpusDir, projectRoot, requireShared } from '../test/support/oracle.js';
 import { renderDocument } from './document.js';
 import { fileHash, selectModels, sweepModels } from './models.js';
-import { REASONS } from './reasons.js';
+import { REASONS, reasonFor } from './reasons.js';
 import { merge, type ModelResult, passed, type SweepFile } from './report.js';
 import { simulateModel } from './simulate.js';
 
@@ -29,7 +29,7 @@ function write(file: SweepFile, total: number): void {
     renameSync(`${path}.tmp`, path);
   };
   put(JSON_FILE, `${JSON.stringify(file, null, 1)}\n`);
-  put(DOC_FILE, renderDocument(file, total, REASONS));
+  put(DOC_FILE, renderDocument(file, total, (model) => reasonFor(REASONS, model)));
 }
 
 /** One line of progress: the outcome and every failed check's figure. */

@@ -4,6 +4,12 @@ import type { Verdict, Worst } from './checks.js';
 
 export type Outcome = 'ran' | 'not loaded by Choreonoid' | 'not started' | 'timed out' | 'error';
 
+/** What a joint bore when judged (/joint_states' effort: the PD's torque or force) and the gravity load its gains were designed for. */
+export interface JointLoad {
+  effort: number;
+  gravity: number;
+}
+
 export interface TrajectoryResult {
   controller: string;
   joints: string[];
@@ -14,6 +20,10 @@ export interface TrajectoryResult {
   /** Final error at the trajectory's end plus the controller's goal_time, by Choreonoid's joint angles and by /joint_states. */
   probe: Verdict;
   jointStates: Verdict;
+  /** Each joint's load when judged. */
+  loads?: Record<string, JointLoad>;
+  /** What the controller logged when it gave the trajectory up, if it did. */
+  controllerSaid?: string;
 }
 
 export interface DriveResult extends Verdict {
@@ -38,7 +48,7 @@ export interface ModelResult {
   roles: Record<string, string[]>;
   /** Controllers spawned active (joint_state_broadcaster left out). */
   controllers: string[];
-  rest?: Verdict & { joints: number; samples?: number; fromInitial?: Worst | null };
+  rest?: Verdict & { joints: number; samples?: number; fromInitial?: Worst | null; loads?: Record<string, JointLoad>; root?: { angle: number; rise: number } };
   trajectories: TrajectoryResult[];
   drive?: DriveResult;
   explosion?: Verdict;
@@ -97,19 +107,59 @@ function driveCell(d: DriveResult | undefined): string {
   return `${mark(d.pass)}: ${d.distance.toFixed(3)} m${d.odometry !== null ? ` (odometry ${d.odometry.toFixed(3)})` : ''}`;
 }
 
+/** A load past this many times the gravity load the gains were designed for is worth saying. */
+export const LOAD_FACTOR = 1.5;
+/** A free root that turns more than this (rad) or rises or sinks more than this (m) during the rest window had not come to rest. */
+export const SETTLED = { angle: 1e-3, rise: 1e-3 };
+/** A free root turned past this (rad) has fallen over. */
+export const FALLEN = Math.PI / 4;
+
+/**
+ * What the results themselves show about a failure, as measured facts: Choreonoid's words for a model it did not
+ * load; a failing joint's load against the gravity load its gains were designed for; a body that fell over.
+ */
+export function measuredFacts(r: ModelResult): string[] {
+  if (r.outcome === 'not loaded by Choreonoid') return [`Choreonoid: "${r.message ?? ''}"`];
+  if (r.outcome !== 'ran') return r.message ? [r.message] : [];
+  const facts: string[] = [];
+  const load = (what: string, worst: Worst | null, loads: Record<string, JointLoad> | undefined): void => {
+    const l = worst && loads?.[worst.what];
+    if (!worst || !l || !(Math.abs(l.effort) > LOAD_FACTOR * l.gravity)) return;
+    const unit = worst.unit === 'm' ? 'N' : 'N·m';
+    facts.push(`${what}: ${worst.what} bore ${Math.abs(l.effort).toPrecision(3)} ${unit}, ${(Math.abs(l.effort) / l.gravity).toPrecision(2)}× the ${l.gravity.toPrecision(3)} ${unit} of gravity its gains hold within the sag`);
+  };
+  if (r.rest && !r.rest.pass) {
+    load('at rest', r.rest.worst, r.rest.loads);
+    const root = r.rest.root;
+    if (root && (root.angle > SETTLED.angle || Math.abs(root.rise) > SETTLED.rise)) {
+      facts.push(`at rest the body was still settling: its root turned ${((root.angle * 180) / Math.PI).toPrecision(2)}° and rose ${(root.rise * 1000).toPrecision(2)} mm in the window`);
+    }
+  }
+  for (const t of r.trajectories) {
+    if (t.probe.pass && t.jointStates.pass) continue;
+    load(`${t.controller} at its goal`, t.probe.worst, t.loads);
+    if (t.controllerSaid) facts.push(`${t.controller} said "${t.controllerSaid}"`);
+  }
+  if (r.root && r.root.angle > FALLEN) facts.push(`the body fell over: its root turned ${Math.round((r.root.angle * 180) / Math.PI)}° (${(-r.root.rise).toFixed(2)} m lower) by the time the goals were judged`);
+  if (r.explosion && !r.explosion.pass && r.explosion.worst) facts.push(`explosion watch: ${figure(r.explosion.worst)}`);
+  return facts;
+}
+
 const escape = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /**
  * The table: one row a model. `reasons` gives, per model, the fact that explains its failure (or why it did not
- * run); a failing row without one says what failed and that it is not explained yet.
+ * run); a failing row without one says so. Either way the row adds what its own figures show (measuredFacts).
  */
-export function renderTable(results: readonly ModelResult[], reasons: Readonly<Record<string, string>>): string {
+export function renderTable(results: readonly ModelResult[], reasons: (model: string) => string | null): string {
   const head = '| model | roles | controllers | rest 2 s (drift ≤ predicted sag) | trajectories (final error ≤ goal tolerance) | drive 0.2 m/s × 3 s (0.6 m ± 5 %) | explosion watch (speed ≤ limit) | result | reason |';
   const rule = '|---|---|---|---|---|---|---|---|---|';
   const rows = results.map((r) => {
     const ok = passed(r);
     const result = r.outcome !== 'ran' ? r.outcome : ok ? 'passed' : '**failed**';
-    const reason = ok ? '' : reasons[r.model] ?? `not explained yet${r.message ? `: ${r.message}` : ''}`;
+    const facts = measuredFacts(r);
+    const measured = facts.length > 0 ? ` Measured: ${facts.join('; ')}.` : '';
+    const reason = ok ? '' : `${reasons(r.model) ?? 'Not explained yet.'}${measured}`;
     const cells = [
       `\`${r.model}\``,
       rolesCell(r.roles),

@@ -1,7 +1,7 @@
 // One model through the sweep: `simulation.launch.py body_file:=MODEL moveit:=false` with Choreonoid's probe, then
 // rest, a random goal per trajectory controller, the drive, and the explosion watch over it all (sweep/checks.ts);
 // every process it started stopped before it returns, whatever happened.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stampSeconds } from '../test/live/choreonoid/geometry.js';
 import { type Any, groupMembers, isModelWarning, type processGroup, waitFor } from '../test/support/live-rig.js';
@@ -26,8 +26,9 @@ import {
   driveVerdict,
 } from './checks.js';
 import { isDiffDrive, isTrajectoryController, type ModelDesign, modelDesign, type SpawnedController, spawnedControllers } from './design.js';
+import { choreonoidLines, complaintLines, controllerAbort } from './logs.js';
 import type { SweepModel } from './models.js';
-import type { DriveResult, ModelResult, TrajectoryResult } from './report.js';
+import type { DriveResult, JointLoad, ModelResult, TrajectoryResult } from './report.js';
 
 export interface Rig {
   procs: ReturnType<typeof processGroup>;
@@ -46,6 +47,11 @@ export interface Limits {
   model: number;
   seed: number;
 }
+
+/** s of simulation time between sending the trajectories and their start. */
+const START_AHEAD = 0.3;
+/** ms to wait for a controller's subscription to match the sweep's publisher. */
+const MATCH_TIMEOUT = 30_000;
 
 /** s of simulation time after the drive's stop command before the root is read at rest. */
 const DRIVE_SETTLE = 1.5;
@@ -96,9 +102,16 @@ export async function simulateModel(rig: Rig, m: SweepModel, hash: string, limit
     mkdirSync(rig.logs, { recursive: true });
     writeFileSync(join(rig.logs, `${name}.log`), log);
     result.complaints = complaintLines(log).filter((l) => !isModelWarning(l)).slice(0, 6);
+    for (const t of result.trajectories) {
+      const said = controllerAbort(log, t.controller);
+      if (said) t.controllerSaid = said;
+    }
     if (run) {
       const rate = realTimeFactor(run.probe().samples);
       if (rate !== null) result.realTimeFactor = rate;
+      // Choreonoid's account beside the log, to look into a failure afterwards.
+      const probeFile = join(run.dir, 'probe', 'probe.jsonl');
+      if (existsSync(probeFile)) copyFileSync(probeFile, join(rig.logs, `${name}.probe.jsonl`));
       rmSync(run.dir, { recursive: true, force: true });
     }
   }
@@ -125,7 +138,7 @@ async function leaveNothing(pgid: number): Promise<void> {
 /** What the observer hears while a model runs: /clock, /joint_states and the drive's odometry. */
 interface Graph {
   clock: () => number;
-  jointStates: { stamp: number; position: Record<string, number>; velocity: Record<string, number> }[];
+  jointStates: { stamp: number; position: Record<string, number>; velocity: Record<string, number>; effort: Record<string, number> }[];
   odom: { stamp: number; x: number; y: number }[];
   stop: () => void;
 }
@@ -141,6 +154,7 @@ function watchGraph(node: Any): Graph {
         stamp: stampSeconds(msg.header.stamp),
         position: Object.fromEntries(names.map((n, i) => [n, Number(msg.position[i])])),
         velocity: Object.fromEntries(names.map((n, i) => [n, Number(msg.velocity[i] ?? 0)])),
+        effort: Object.fromEntries(names.map((n, i) => [n, Number(msg.effort[i] ?? NaN)])),
       });
     }),
     node.createSubscription('nav_msgs/msg/Odometry', '/diff_drive_controller/odom', {}, (msg: Any) =>
@@ -186,7 +200,11 @@ async function judgeRun(node: Any, run: SimulationRun, design: ModelDesign, grap
   const held = Object.fromEntries(Object.entries(design.sag).map(([j, s]) => [j, Math.max(s, DRIFT_FLOOR)]));
   const initial = run.probe().samples[0]?.q;
   if (restSamples.length > 0 && Object.keys(held).length > 0 && initial) {
+    const last = [...graph.jointStates].reverse().find((m) => m.stamp <= restTo);
+    const settling = design.freeRoot ? rootMotion(restSamples[0]!, restSamples.at(-1)!, design.freeRoot) : null;
     result.rest = {
+      loads: jointLoads(design, Object.keys(held), last?.effort ?? {}),
+      ...(settling ? { root: settling } : {}),
       ...judge(restDrift(restSamples, restSamples[0]!.q, held, units)),
       joints: Object.keys(held).length,
       samples: restSamples.length,
@@ -233,25 +251,31 @@ async function moveToGoals(
   units: Record<string, string>,
 ): Promise<TrajectoryResult[]> {
   const now = run.probe().samples.at(-1)!.q;
-  const start = graph.clock();
-  const sent = controllers.map((c, i) => {
+  const planned = controllers.map((c, i) => {
     const joints: GoalJoint[] = c.joints.map((j) => {
       const f = design.joints[j]!;
       return { name: j, type: f.type === 'prismatic' ? 'prismatic' : 'revolute', lower: f.lower, upper: f.upper, velocity: speedLimit(f) };
     });
     const goal = randomGoal(joints, now, seed + i);
     const duration = trajectoryDuration(joints, now, goal);
-    const publisher = node.createPublisher('trajectory_msgs/msg/JointTrajectory', `/${c.name}/joint_trajectory`);
+    return { c, goal, duration, publisher: node.createPublisher('trajectory_msgs/msg/JointTrajectory', `/${c.name}/joint_trajectory`) };
+  });
+  // A message published before the controller's subscription is matched is lost: the joints would never move.
+  await waitFor('the trajectory controllers subscribed to their joint_trajectory topics', MATCH_TIMEOUT, () => planned.every((p) => p.publisher.subscriptionCount > 0));
+  // Every trajectory starts at one instant a little ahead (the header's stamp), not when its message arrives: the
+  // judging times are then exact in simulation time.
+  const start = graph.clock() + START_AHEAD;
+  const sent = planned.map(({ c, goal, duration, publisher }, i) => {
     const sec = Math.floor(duration);
     publisher.publish({
-      header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' },
+      header: { stamp: { sec: Math.floor(start), nanosec: Math.round((start - Math.floor(start)) * 1e9) }, frame_id: '' },
       joint_names: c.joints,
       points: [{ positions: c.joints.map((j) => goal[j]!), velocities: c.joints.map(() => 0), accelerations: [], effort: [], time_from_start: { sec, nanosec: Math.round((duration - sec) * 1e9) } }],
     });
     return { c, goal, duration, seed: seed + i, publisher, at: start + duration + (c.goalTime ?? 0) };
   });
   // A little past the last judging time, so that a probe sample and a joint_states message exist after it.
-  await simulate(graph, run, Math.max(...sent.map((s) => s.at)) - start + 0.2);
+  await simulate(graph, run, Math.max(...sent.map((s) => s.at)) - graph.clock() + 0.2);
   sent.forEach((s) => node.destroyPublisher(s.publisher));
   const samples = run.probe().samples;
   return sent.map((s): TrajectoryResult => {
@@ -265,6 +289,7 @@ async function moveToGoals(
       goal: s.goal,
       probe: judge(finalErrors(probe?.q ?? {}, s.goal, s.c.goal, units)),
       jointStates: judge(finalErrors(state?.position ?? {}, s.goal, s.c.goal, units)),
+      loads: jointLoads(design, s.c.joints, state?.effort ?? {}),
     };
   });
 }
@@ -273,6 +298,8 @@ async function moveToGoals(
 async function driveBase(node: Any, run: SimulationRun, graph: Graph, root: string): Promise<DriveResult> {
   const cmd = driveCommand(node, graph.clock);
   try {
+    // Commands sent before diff_drive_controller's subscription is matched are lost, and the base drives short.
+    await waitFor('diff_drive_controller subscribed to its cmd_vel', MATCH_TIMEOUT, cmd.matched);
     const from = graph.clock();
     const sentAt = await holdSpeed(cmd.send, graph.clock, DRIVE.speed, DRIVE.seconds);
     await holdSpeed(cmd.send, graph.clock, 0, DRIVE_SETTLE);
@@ -297,13 +324,6 @@ async function driveBase(node: Any, run: SimulationRun, graph: Graph, root: stri
   }
 }
 
-/** Choreonoid's own lines in the launch log, without their colours. */
-const choreonoidLines = (log: string): string[] =>
-  log
-    .split('\n')
-    .filter((l) => /^\[choreonoid-\d+\] /.test(l))
-    .map((l) => l.replace(/^\[choreonoid-\d+\] /, '').replace(/\x1b\[[0-9;]*m/g, '').trim());
-
-/** Lines that warn or err, Choreonoid's bare ones included. */
-const complaintLines = (log: string): string[] =>
-  log.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /\[(WARN|ERROR|FATAL)\]/.test(l) || (/^\[choreonoid-\d+\] /.test(l) && /\b(error|warning|failed|cannot)\b/i.test(l)));
+/** What each joint bore (the PD's torque or force, /joint_states' effort) beside the gravity load its gains were designed for. */
+const jointLoads = (design: ModelDesign, joints: readonly string[], effort: Readonly<Record<string, number>>): Record<string, JointLoad> =>
+  Object.fromEntries(joints.filter((j) => design.gravity[j] !== undefined).map((j) => [j, { effort: effort[j] ?? NaN, gravity: design.gravity[j]! }]));

@@ -30,7 +30,9 @@ import {
 import { isDiffDrive, isTrajectoryController, modelDesign, spawnedControllers } from '../sweep/design.js';
 import { renderDocument } from '../sweep/document.js';
 import { OWN_MODELS, selectModels, type SweepModel, sweepModels } from '../sweep/models.js';
-import { counts, figure, merge, type ModelResult, passed, renderTable } from '../sweep/report.js';
+import { counts, figure, measuredFacts, merge, type ModelResult, passed, renderTable } from '../sweep/report.js';
+import { reasonFor } from '../sweep/reasons.js';
+import { choreonoidLines, controllerAbort } from '../sweep/logs.js';
 import type { ProbeSample } from './support/control-live.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 import { CORPUS_ROLES } from './support/role-expectations.js';
@@ -192,6 +194,28 @@ describe('what the sweep notes beside its verdicts', () => {
   });
 });
 
+describe('what the sweep reads in a launch\'s log', () => {
+  const log = [
+    '[choreonoid-1] [INFO] [1.0] [LARM_controller]: Using \'splines\' interpolation method.',
+    '[choreonoid-1] [ERROR] [2.0] [tolerances]: State tolerances failed for joint 0:',
+    '[choreonoid-1] [ERROR] [2.0] [tolerances]: Position Error: 0.022147, Position Tolerance: 0.022085',
+    '[choreonoid-1] [ERROR] [2.0] [LARM_controller]: Holding position due to state tolerance violation',
+    '[choreonoid-1] \x1b[31mError:  BodyItem "Crawler" cannot be restored.\x1b[0m',
+    '[choreonoid-1] [ERROR] [3.0] [RLEG_controller]: Exceeded goal_time_tolerance: holding position...',
+  ].join('\n');
+  it.each([
+    { controller: 'LARM_controller', expected: 'Holding position due to state tolerance violation (State tolerances failed for joint 0: Position Error: 0.022147, Position Tolerance: 0.022085)' },
+    { controller: 'RLEG_controller', expected: 'Exceeded goal_time_tolerance: holding position...' },
+    { controller: 'RARM_controller', expected: null },
+    { controller: 'LARM', expected: null },
+  ])('what $controller said when it gave up', ({ controller, expected }) => {
+    expect(controllerAbort(log, controller)).toBe(expected);
+  });
+  it('Choreonoid\'s own lines, without colours', () => {
+    expect(choreonoidLines(log).at(-2)).toBe('Error:  BodyItem "Crawler" cannot be restored.');
+  });
+});
+
 describe('what the sweep reads of the generated configuration', () => {
   it('the active controllers of spawners.yaml, with their types, joints and the goal tolerances of ros2_controllers.yaml', () => {
     const file = join(projectRoot, 'test/models/roles/tracked-pantilt.body');
@@ -227,15 +251,32 @@ describe('the table', () => {
   const unexplained: ModelResult = { ...badDrive, model: 'm/other.body' };
   const notLoaded: ModelResult = { ...base, model: 'm/agx.body', outcome: 'not loaded by Choreonoid', message: 'AGXVehicleContinuousTrackDevice | is not a node type', controllers: [] };
   const reasons = { 'm/rover.body': 'its tyres are meshes Choreonoid reads with a smaller radius' };
+  const reasonOf = (m: string): string | null => (reasons as Record<string, string>)[m] ?? null;
 
   it.each([
     { row: ok, expected: ['`m/ok.body`', 'arm 2, gripper 1', 'arm_controller', 'pass: J1 0.400 ≤ 1.00 mrad', 'arm_controller pass: J1 1.20 ≤ 2.00 mrad', '—', 'pass: J2 1.00 ≤ 3.00 rad/s', 'passed', ''] },
     { row: badDrive, expected: ['`m/rover.body`', 'drive_wheel 2', 'diff_drive_controller', '—', '—', '**fail**: 0.550 m (odometry 0.590)', '—', '**failed**', reasons['m/rover.body']] },
-    { row: unexplained, expected: ['`m/other.body`', 'drive_wheel 2', 'diff_drive_controller', '—', '—', '**fail**: 0.550 m (odometry 0.590)', '—', '**failed**', 'not explained yet'] },
-    { row: notLoaded, expected: ['`m/agx.body`', 'arm 2, gripper 1', '—', '—', '—', '—', '—', 'not loaded by Choreonoid', 'not explained yet: AGXVehicleContinuousTrackDevice \\| is not a node type'] },
+    { row: unexplained, expected: ['`m/other.body`', 'drive_wheel 2', 'diff_drive_controller', '—', '—', '**fail**: 0.550 m (odometry 0.590)', '—', '**failed**', 'Not explained yet.'] },
+    { row: notLoaded, expected: ['`m/agx.body`', 'arm 2, gripper 1', '—', '—', '—', '—', '—', 'not loaded by Choreonoid', 'Not explained yet. Measured: Choreonoid: "AGXVehicleContinuousTrackDevice \\| is not a node type".'] },
   ])('a row: $row.model', ({ row, expected }) => {
-    const line = renderTable([row], reasons).split('\n')[2]!;
+    const line = renderTable([row], reasonOf).split('\n')[2]!;
     expect(line.slice(2, -2).split(/ (?<!\\)\| /)).toEqual(expected);
+  });
+
+  it.each([
+    { what: 'a passing model: nothing', row: ok, expected: [] },
+    { what: 'a failing goal whose joint bore twice its design load', row: { ...ok, trajectories: [{ ...ok.trajectories[0]!, probe: verdict(false, 0.02, 0.002), loads: { J1: { effort: -30, gravity: 15 } } }] }, expected: ['arm_controller at its goal: J1 bore 30.0 N·m, 2.0× the 15.0 N·m of gravity its gains hold within the sag'] },
+    { what: 'a failing goal within its design load: no load fact', row: { ...ok, trajectories: [{ ...ok.trajectories[0]!, probe: verdict(false, 0.02, 0.002), loads: { J1: { effort: 20, gravity: 15 } } }] }, expected: [] },
+    { what: 'a prismatic joint at rest, in N', row: { ...ok, rest: { pass: false, worst: { what: 'H', value: 0.003, bound: 0.001, unit: 'm' }, joints: 1, loads: { H: { effort: 40, gravity: 10 } } } }, expected: ['at rest: H bore 40.0 N, 4.0× the 10.0 N of gravity its gains hold within the sag'] },
+    { what: 'a body that fell, and exploded', row: { ...ok, rest: { ...verdict(false, 0.01, 0.001), joints: 1 }, root: { angle: Math.PI / 2, rise: -0.45 }, explosion: verdict(false, 300, 100, 'J2', 'rad/s') }, expected: ['the body fell over: its root turned 90° (0.45 m lower) by the time the goals were judged', 'explosion watch: J2 300 ≤ 100 rad/s'] },
+    { what: 'not loaded: Choreonoid\'s words', row: notLoaded, expected: ['Choreonoid: "AGXVehicleContinuousTrackDevice | is not a node type"'] },
+  ])('measured facts: $what', ({ row, expected }) => {
+    expect(measuredFacts(row as ModelResult)).toEqual(expected);
+  });
+
+  it('a reason is the first whose pattern matches the model', () => {
+    const list = [{ models: /SR1/, reason: 'a' }, { models: /SR1-2D|PA10/, reason: 'b' }];
+    expect([reasonFor(list, 'x/SR1-2D.wrl'), reasonFor(list, 'x/PA10.body'), reasonFor(list, 'x/UR10.body')]).toEqual(['a', 'b', null]);
   });
 
   it('a figure: milli-units for angles and lengths, as is for speeds', () => {
@@ -263,7 +304,7 @@ describe('the table', () => {
   });
 
   it('the document says how many of how many models it holds, and the counts', () => {
-    const doc = renderDocument({ about: {}, results: [ok, badDrive, notLoaded] }, 104, reasons);
+    const doc = renderDocument({ about: {}, results: [ok, badDrive, notLoaded] }, 104, reasonOf);
     expect(doc).toContain('**3 of 104 models in this table** (2 ran, 1 not loaded by Choreonoid, 0 did not');
     expect(doc).toContain('drives 0 of 1');
     expect(doc).toContain(reasons['m/rover.body']);

@@ -90,14 +90,14 @@ export function simulationClock(node: Any): { now: () => number; stop: () => voi
 }
 
 /** diff_drive_controller's command (Humble: TwistStamped on ~/cmd_vel), stamped with the simulation time. */
-export function driveCommand(node: Any, clock: () => number, namespace = ''): { send: (speed: number) => void; stop: () => void } {
+export function driveCommand(node: Any, clock: () => number, namespace = ''): { send: (speed: number) => void; matched: () => boolean; stop: () => void } {
   const cmd = node.createPublisher('geometry_msgs/msg/TwistStamped', `${namespace}/diff_drive_controller/cmd_vel`);
   const send = (speed: number): void => {
     const t = clock();
     const sec = Math.floor(t);
     cmd.publish({ header: { stamp: { sec, nanosec: Math.round((t - sec) * 1e9) }, frame_id: '' }, twist: { linear: { x: speed, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } } });
   };
-  return { send, stop: () => node.destroyPublisher(cmd) };
+  return { send, matched: () => cmd.subscriptionCount > 0, stop: () => node.destroyPublisher(cmd) };
 }
 
 /**
