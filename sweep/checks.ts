@@ -139,7 +139,7 @@ export function speedLimit(j: { type: string; velocityLower: number; velocityUpp
 }
 
 /**
- * The explosion watch over a run: every joint's largest |dq| (Choreonoid's, and /joint_states' where given)
+ * The explosion watch over a run: every joint's largest speed (Choreonoid's, from its joint angles, and /joint_states')
  * against its speed limit, and the root's largest speed between consecutive samples against ROOT_SPEED_LIMIT.
  */
 export function explosionFigures(
@@ -155,7 +155,14 @@ export function explosionFigures(
     largest[joint] = Math.max(largest[joint] ?? 0, Number.isFinite(v) ? Math.abs(v) : Infinity);
   };
   const running = samples.filter((s) => s.running);
-  for (const s of running) for (const [j, v] of Object.entries(s.dq ?? {})) note(j, v);
+  // Choreonoid's joint speeds from its joint angles, 50 ms apart (the simulator writes positions, not velocities,
+  // into the body item the probe reads): a mean over the interval, and /joint_states' speeds at 100 Hz beside it.
+  for (let i = 1; i < running.length; i++) {
+    const a = running[i - 1]!;
+    const b = running[i]!;
+    if (b.sim <= a.sim) continue;
+    for (const [j, q] of Object.entries(b.q)) if (a.q[j] !== undefined) note(j, (q - a.q[j]!) / (b.sim - a.sim));
+  }
   for (const m of jointStates) for (const [j, v] of Object.entries(m.velocity)) note(j, v);
   const figures: Worst[] = Object.entries(largest).map(([what, value]) => ({ what, value, bound: limits[what]!, unit: `${units[what] ?? 'rad'}/s` }));
   if (root) {

@@ -1,13 +1,109 @@
-// Why a model fails the sweep or does not run: a fact about Choreonoid or the model, found in Choreonoid's log or the
-// model file (each with where it shows), never "not supported". docs/corpus-sweep.md puts each beside its rows,
-// with what the row's own figures show (sweep/report.ts, measuredFacts).
+// Why a model fails the sweep or does not run: a fact about Choreonoid, the model or body_bridge, found in
+// Choreonoid's log, the model file or the run's own figures (each says where), never "not supported".
+// docs/corpus-sweep.md puts each beside its rows, with what the row's figures show (sweep/report.ts, measuredFacts).
 export interface Reason {
   /** The models it explains (their names in the table). */
   models: RegExp;
   reason: string;
 }
 
-export const REASONS: Reason[] = [];
+/** What a free body standing on its legs (or lying on its limbs) meets, which the gain design leaves out. */
+const GROUND_LOAD =
+  "body_bridge's gain design takes a joint's load to be gravity on the links it carries, the body held in the air " +
+  '(docs/control.md, "Gains from the model"); standing, the legs carry the whole body through the floor, and a body ' +
+  'that falls lies on its limbs. Those loads (the Measured loads: several times the design load) sag the joints past ' +
+  "the goal tolerance, twice the design sag. body_bridge's, not Choreonoid's: the gains and tolerances ignore contact.";
+
+export const REASONS: Reason[] = [
+  {
+    models: /AizuSpider(DA|NA|SA)\.body$/,
+    reason:
+      'AizuSpiderNA.body (a sub-body of DA and SA) has AGXVehicleContinuousTrackDevice elements without isOptional, a ' +
+      "node type only Choreonoid's AGX Dynamics plugin defines; this build has no AGX plugin, and a sub-body that fails to " +
+      "load fails the body (Choreonoid's loader in ../shared/oracle failed DA and SA the same way).",
+  },
+  {
+    models: /AizuSpider(DS|NS|SS)\.body$/,
+    reason:
+      'A flipper sent down (FL_FLIPPER to -0.50 rad) presses its track on the floor and has to lift the robot: the root ' +
+      'rises 19 mm and the flipper stops about 24 mrad short, where its controller gives up ("Exceeded goal_time_tolerance"). ' +
+      "Its P is sized for the flipper's own weight (2.6 N·m at 1 mrad of sag); body_bridge's gain design leaves out the " +
+      "body a flipper lifts (docs/control.md, \"Gains from the model\"): body_bridge's, not Choreonoid's.",
+  },
+  {
+    models: /(FireHose|LockedDoor|NozzleConnectionTest|FireCabinetWaterDischargeTest|WRS2018\/model\/Fire)\.body$/,
+    reason:
+      'It has a device of a plugin this Choreonoid build lacks (AGX Dynamics: AGXWireDevice, AGXBreakableJointDevice, ' +
+      'AGXMagneticJointDevice; the scene effects: FountainDevice, FireDevice) without isOptional: an unknown node type is a ' +
+      'load error (with isOptional: true Choreonoid skips it with a warning, as it does in other WRS2018 models).',
+  },
+  {
+    models: /openhrp3\/sample\/model\/crawler\.wrl$/,
+    reason: 'OpenHRP\'s jointType "crawler": Choreonoid\'s VRML loader knows pseudoContinuousTrack, not crawler (its message).',
+  },
+  {
+    models: /closed-link-sample\.wrl$/,
+    reason: 'OpenHRP\'s planar jointType "xy", which Choreonoid\'s VRML loader does not have (its message).',
+  },
+  {
+    models: /(HRP4C\/HRP4C|SR1\/SR1Hand)\.body$/,
+    reason:
+      'A device has no name (HRP4C.body: its AccelerationSensor and RateGyroSensor; SR1Hand.body: the ForceSensor of LARM_WRIST_P, line 295); ' +
+      "choreonoid_ros's BodyROS2Item names each device's topic after it under the body's, /HRP_4C/ + '', and rclcpp throws " +
+      'InvalidTopicNameError ("topic name must not end with a forward slash"): Choreonoid aborts (build/sweep/logs). ' +
+      'body_bridge warns of the nameless devices (no input topic) but still puts BodyROS2Item in the project.',
+  },
+  {
+    models: /Robotiq\/2F-85\.body$/,
+    reason:
+      "The body is named 2F-85; choreonoid_ros's BodyROS2Item makes a ROS node named after its body item (2F_85), and " +
+      'rclcpp throws InvalidNodeNameError ("node name must not start with a number"): Choreonoid aborts. The generated ' +
+      "project names the item after the model's name.",
+  },
+  {
+    models: /Labo1\/Labo1(v2)?\.body$/,
+    reason:
+      "Choreonoid loads its Labo1Customizer for every body named Labo1: each step it sets Valve1Handle's joint torque " +
+      "itself (a presliding friction of at most 1 N·m), replacing the PD's, so the handle does not move: the final error is " +
+      'the whole way to the goal.',
+  },
+  {
+    models: /misc\/CustomizedSpringModel\.body$/,
+    reason:
+      'Choreonoid loads its SpringModelCustomizer for bodies named CustomizedSpringModel (its log: "Body customizer … ' +
+      'for CustomizedSpringModel has been loaded"), a spring-damper on UPPER added each step through the body ' +
+      "customizer's virtual joint forces (Choreonoid's sample/SpringModel): the PD holds against the spring, far past the " +
+      'gravity load its gains were designed for (Measured).',
+  },
+  {
+    models: /misc\/HandyRockDrill\.body$/,
+    reason:
+      "Its root is at the drill's body centre and its pusher reaches 0.7 m below it; the generated project stands a free " +
+      'body where its root pose puts it, root at z = 0, the top of the floor: the drill starts 0.7 m into the floor and ' +
+      "falls through it (the root 150 m down by the end, at 69 m/s). body_bridge's placement: it does not lift a free body " +
+      'until its lowest collision shape rests on the floor.',
+  },
+  {
+    models: /misc\/ragdoll\.body$/,
+    reason:
+      "The ragdoll's joints meet in pairs through links of 1 g and 0.001 kg·m² (STOMACH_JOINT, ARM_JOINT_TWIST_R, …), and " +
+      "body_bridge's gains for them come with the damping lowered to ζ 0.02–0.13 to keep its step criterion at 2 of 4 " +
+      '(body-bridge control\'s README); in Choreonoid STOMACH_JOINT oscillates from about 1.0 s, grows, and is NaN at ' +
+      "1.46 s (build/sweep/logs/…ragdoll.body.probe.jsonl). body_bridge's: its stability criterion does not hold here.",
+  },
+  {
+    models: /WRS2018\/model\/HoseNozzle\.body$/,
+    reason:
+      'HOSE_NOZZLE_WATER_REACTION_JOINT1 and JOINT2 have no joint id (WRS2018\'s fountain plugin, absent here, drives them), ' +
+      'so they are passive: free. JOINT1 (0.01 kg) turns until JOINT2\'s axis is vertical (1.58 rad), and JOINT2\'s 0.19 kg ' +
+      "slides down it under gravity without end: Choreonoid's AIST simulator does not hold a joint in its range " +
+      '(±0.2 m in the model; -106 m and 44 m/s after 5 s, build/sweep/logs/…HoseNozzle.body.probe.jsonl).',
+  },
+  {
+    models: /\/(SR1[^/]*|sample1?(_bush)?|sample2|sample_special_joint_robot|sample_4leg_robot(_bush)?|GR001|RIC30|HRP4C|Victim[A-Z]*|ragdoll)\.(body|wrl)$/,
+    reason: GROUND_LOAD,
+  },
+];
 
 /** The reason of the first entry whose pattern matches the model, or null. */
 export function reasonFor(reasons: readonly Reason[], model: string): string | null {

@@ -72,6 +72,8 @@ export async function simulateModel(rig: Rig, m: SweepModel, hash: string, limit
   let run: SimulationRun | null = null;
   let stage = 'starting';
   const live = watchGraph(rig.node);
+  // Aborted once the model is over, so that nothing of a run that timed out goes on sending to the next model's controllers.
+  const over = new AbortController();
   try {
     run = startSimulation(rig.procs, rig.setup, rig.scratch, { name, file: m.file }, ['moveit:=false']);
     const started = run;
@@ -80,7 +82,7 @@ export async function simulateModel(rig: Rig, m: SweepModel, hash: string, limit
       timer = setTimeout(() => reject(new TimeoutError(`no result within ${limits.model / 1000} s (${stage})`)), limits.model);
     });
     try {
-      await Promise.race([deadline, judgeRun(rig.node, started, design, live, limits, result, (s) => (stage = s))]);
+      await Promise.race([deadline, judgeRun(rig.node, started, design, live, limits, result, (s) => (stage = s), over.signal)]);
     } finally {
       clearTimeout(timer);
     }
@@ -95,6 +97,7 @@ export async function simulateModel(rig: Rig, m: SweepModel, hash: string, limit
       result.message = `${(e as Error).message.split('\n')[0]}${failure ? ` (${failure})` : ''}`;
     }
   } finally {
+    over.abort();
     live.stop();
     const log = run?.launch.output() ?? '';
     await rig.procs.stopAll();
@@ -183,7 +186,16 @@ async function simulate(graph: Graph, run: SimulationRun, seconds: number): Prom
   return graph.clock();
 }
 
-async function judgeRun(node: Any, run: SimulationRun, design: ModelDesign, graph: Graph, limits: Limits, result: ModelResult, stage: (s: string) => void): Promise<void> {
+async function judgeRun(
+  node: Any,
+  run: SimulationRun,
+  design: ModelDesign,
+  graph: Graph,
+  limits: Limits,
+  result: ModelResult,
+  stage: (s: string) => void,
+  signal: AbortSignal,
+): Promise<void> {
   await waitForControllers(run, limits.start);
   stage('reading the controllers');
   const dir = run.controlDir();
@@ -228,7 +240,7 @@ async function judgeRun(node: Any, run: SimulationRun, design: ModelDesign, grap
   const drive = controllers.find(isDiffDrive);
   if (drive && design.freeRoot) {
     stage('driving');
-    result.drive = await driveBase(node, run, graph, design.freeRoot);
+    result.drive = await driveBase(node, run, graph, design.freeRoot, signal);
   }
 
   // (d) Nothing moved faster than its limits, from the simulation's start to now.
@@ -295,14 +307,14 @@ async function moveToGoals(
 }
 
 /** DRIVE's speed for its time on diff_drive_controller, then zero until the base rests; the root's travel by Choreonoid. */
-async function driveBase(node: Any, run: SimulationRun, graph: Graph, root: string): Promise<DriveResult> {
+async function driveBase(node: Any, run: SimulationRun, graph: Graph, root: string, signal: AbortSignal): Promise<DriveResult> {
   const cmd = driveCommand(node, graph.clock);
   try {
     // Commands sent before diff_drive_controller's subscription is matched are lost, and the base drives short.
     await waitFor('diff_drive_controller subscribed to its cmd_vel', MATCH_TIMEOUT, cmd.matched);
     const from = graph.clock();
-    const sentAt = await holdSpeed(cmd.send, graph.clock, DRIVE.speed, DRIVE.seconds);
-    await holdSpeed(cmd.send, graph.clock, 0, DRIVE_SETTLE);
+    const sentAt = await holdSpeed(cmd.send, graph.clock, DRIVE.speed, DRIVE.seconds, signal);
+    await holdSpeed(cmd.send, graph.clock, 0, DRIVE_SETTLE, signal);
     const to = await simulate(graph, run, 0.1);
     const samples = run.probe().samples;
     const a = sampleBefore(samples, from);

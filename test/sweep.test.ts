@@ -33,14 +33,14 @@ import { OWN_MODELS, selectModels, type SweepModel, sweepModels } from '../sweep
 import { counts, figure, measuredFacts, merge, type ModelResult, passed, renderTable } from '../sweep/report.js';
 import { reasonFor } from '../sweep/reasons.js';
 import { choreonoidLines, controllerAbort } from '../sweep/logs.js';
-import type { ProbeSample } from './support/control-live.js';
+import { type ProbeSample, readProbeLog } from './support/control-live.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 import { CORPUS_ROLES } from './support/role-expectations.js';
 
 /** A probe sample: the root at (x, y, z) and these joint angles and speeds. */
-const sample = (sim: number, q: Record<string, number>, options: { dq?: Record<string, number>; root?: [number, number, number]; running?: boolean } = {}): ProbeSample => {
+const sample = (sim: number, q: Record<string, number>, options: { root?: [number, number, number]; running?: boolean } = {}): ProbeSample => {
   const [x, y, z] = options.root ?? [0, 0, 0];
-  return { wall: sim, sim, running: options.running ?? true, q, dq: options.dq ?? {}, links: { BASE: [1, 0, 0, x, 0, 1, 0, y, 0, 0, 1, z, 0, 0, 0, 1] } };
+  return { wall: sim, sim, running: options.running ?? true, q, links: { BASE: [1, 0, 0, x, 0, 1, 0, y, 0, 0, 1, z, 0, 0, 0, 1] } };
 };
 
 describe('which models the sweep takes', () => {
@@ -149,11 +149,19 @@ describe('how the sweep judges', () => {
     expect(v.bound).toBeCloseTo(DRIVE.tolerance * DRIVE.speed * DRIVE.seconds, 12);
   });
 
-  it('explosion watch: the largest speed of each joint with a limit, from Choreonoid and /joint_states, and the root\'s speed between running samples', () => {
+  it('a probe line of a diverged simulation (Python writes NaN and Infinity bare) is read, its values as numbers', () => {
+    const [s] = readProbeLog('{"sim": 0.04, "wall": 1, "running": true, "q": {"J0": NaN, "J1": -Infinity, "J2": 1.5}, "links": {"B": [Infinity, 0]}, "note": "NaN"}\n').samples;
+    expect(s!.q).toEqual({ J0: NaN, J1: -Infinity, J2: 1.5 });
+    expect(s!.links.B).toEqual([Infinity, 0]);
+    expect((s as unknown as { note: string }).note).toBe('NaN');
+    expect(judge(explosionFigures([sample(0, { J0: 0 }), s!], { J0: 2 }, null)).pass).toBe(false);
+  });
+
+  it('explosion watch: the largest speed of each joint with a limit, from Choreonoid\'s angles and /joint_states, and the root\'s speed between running samples', () => {
     const samples = [
-      sample(0, {}, { dq: { a: 50 }, root: [0, 0, 5], running: false }), // before the simulation runs: not counted
-      sample(0.05, {}, { dq: { a: 1, b: -2, unknown: 1e9 } }),
-      sample(0.1, {}, { dq: { a: -3 }, root: [0.3, 0.4, 0] }),
+      sample(0, { a: 5 }, { root: [0, 0, 5], running: false }), // before the simulation runs: not counted
+      sample(0.05, { a: 0, b: 0, unknown: 0 }),
+      sample(0.1, { a: -0.15, b: 0.05, unknown: 1e9 }, { root: [0.3, 0.4, 0] }),
     ];
     const figures = explosionFigures(samples, { a: 2, b: 5 }, 'BASE', [{ velocity: { b: 4.5 } }]);
     expect(figures.map((f) => [f.what, +f.value.toFixed(9), f.bound])).toEqual([
@@ -165,7 +173,7 @@ describe('how the sweep judges', () => {
     expect(v.pass).toBe(false);
     expect(v.worst?.what).toBe('a');
     expect(judge(explosionFigures(samples.slice(0, 2), { a: 2, b: 5 }, null)).pass).toBe(true);
-    expect(judge(explosionFigures([sample(0.05, {}, { dq: { a: NaN } })], { a: 2 }, null)).pass).toBe(false);
+    expect(judge(explosionFigures([sample(0.05, { a: 0 }), sample(0.1, { a: NaN })], { a: 2 }, null)).pass).toBe(false);
   });
 });
 

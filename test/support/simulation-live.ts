@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRobotModel } from '../../src/load.js';
+import { urdfRobotName } from '../../src/urdf/urdf.js';
 import { stampSeconds } from '../live/choreonoid/geometry.js';
 import { type ProbeLog, readProbeLog } from './control-live.js';
 import { type Any, type Proc, type processGroup, sleep, sourced, waitFor } from './live-rig.js';
@@ -39,7 +40,8 @@ export function startSimulation(
   const dir = join(scratch, robot.name);
   const probeDir = join(dir, 'probe');
   mkdirSync(probeDir, { recursive: true });
-  const bodyName = loadRobotModel(robot.file).name;
+  // The item as body-bridge control names it in the project it writes: a nameless model by its file.
+  const bodyName = urdfRobotName(loadRobotModel(robot.file));
   const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${robot.file} script:=${PROBE_SCRIPT} ${extra.join(' ')}`), {
     ...env,
     TMPDIR: dir,
@@ -79,7 +81,11 @@ export async function waitForControllers(run: SimulationRun, timeoutMs: number):
     const finished = (log().match(/\[spawner-\d+\]: process has finished cleanly/g) ?? []).length;
     return started > 0 && finished === started;
   }, log);
-  await waitFor('Choreonoid\'s probe (the simulation running)', timeoutMs, () => run.probe().samples.some((s) => s.running), log);
+  await waitFor('Choreonoid\'s probe (the simulation running)', timeoutMs, () => {
+    const failed = launchFailure(run);
+    if (failed) throw new Error(`${failed}:\n${log().slice(-6000)}`);
+    return run.probe().samples.some((s) => s.running);
+  }, log);
 }
 
 /** Choreonoid's /clock (WorldROS2Item) as the observer node hears it: -1 until the first message. */
@@ -101,14 +107,15 @@ export function driveCommand(node: Any, clock: () => number, namespace = ''): { 
 }
 
 /**
- * Sends `speed` 50 times a second until `seconds` of simulation time have passed; returns the simulation time of
+ * Sends `speed` 50 times a second until `seconds` of simulation time have passed (or `signal` aborts); returns the simulation time of
  * every command sent, from which a gap wider than the controller's cmd_vel_timeout (a lapse of the sender, starved
  * by the machine's load, not of the controller) shows.
  */
-export async function holdSpeed(send: (speed: number) => void, clock: () => number, speed: number, seconds: number): Promise<number[]> {
+export async function holdSpeed(send: (speed: number) => void, clock: () => number, speed: number, seconds: number, signal?: AbortSignal): Promise<number[]> {
   const start = clock();
   const sentAt: number[] = [];
-  while (clock() < start + seconds) {
+  // `signal`: the caller gave up (its clock may have stopped with the simulation), so stop sending.
+  while (clock() < start + seconds && !signal?.aborted) {
     send(speed);
     sentAt.push(clock());
     await sleep(20);

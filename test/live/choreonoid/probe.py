@@ -3,7 +3,7 @@
 # - starts the simulation through the SimulationBar (WorldROS2Item publishes /clock only for a simulation
 #   started there);
 # - every 50 ms, appends to $BB_PROBE_DIR/probe.jsonl one line with the wall time, the run (1 for the first
-#   start, then one more per start), the simulation time, the positions and velocities of every moving joint
+#   start, then one more per start), the simulation time, the positions of every moving joint
 #   (with or without a joint id) and every link's world pose of the robot body item as Choreonoid holds them
 #   (the simulator writes all link positions into the item: output_all_link_positions);
 # - once, each device's link and local pose (Device::T_local);
@@ -144,7 +144,6 @@ class Probe:
             "sim": float(value(self.simulator.currentTime)),
             "running": bool(self.simulator.isRunning()),
             "q": {link.jointName: float(link.q) for link in moving},
-            "dq": {link.jointName: float(link.dq) for link in moving},
             "links": {link.name: matrix(link.T) for link in body.links},
         })
 
