@@ -75,7 +75,8 @@ export function figure(w: Worst): string {
   const milli = w.unit === 'rad' || w.unit === 'm';
   const scale = milli ? 1000 : 1;
   const unit = milli ? `m${w.unit}` : w.unit;
-  const v = Number.isFinite(w.value) ? (w.value * scale).toPrecision(3) : String(w.value);
+  // NaN went through JSON as null.
+  const v = typeof w.value !== 'number' ? 'NaN' : Number.isFinite(w.value) ? (w.value * scale).toPrecision(3) : String(w.value);
   return `${w.what} ${v} ≤ ${(w.bound * scale).toPrecision(3)} ${unit}`;
 }
 
@@ -107,8 +108,9 @@ function driveCell(d: DriveResult | undefined): string {
   return `${mark(d.pass)}: ${d.distance.toFixed(3)} m${d.odometry !== null ? ` (odometry ${d.odometry.toFixed(3)})` : ''}`;
 }
 
-/** A load past this many times the gravity load the gains were designed for is worth saying. */
+/** A load past this many times the gravity load the gains were designed for, and past LOAD_FLOOR (N·m or N), is worth saying. */
 export const LOAD_FACTOR = 1.5;
+export const LOAD_FLOOR = 0.1;
 /** A free root that turns more than this (rad) or rises or sinks more than this (m) during the rest window had not come to rest. */
 export const SETTLED = { angle: 1e-3, rise: 1e-3 };
 /** A free root turned past this (rad) has fallen over. */
@@ -124,9 +126,10 @@ export function measuredFacts(r: ModelResult): string[] {
   const facts: string[] = [];
   const load = (what: string, worst: Worst | null, loads: Record<string, JointLoad> | undefined): void => {
     const l = worst && loads?.[worst.what];
-    if (!worst || !l || !(Math.abs(l.effort) > LOAD_FACTOR * l.gravity)) return;
+    if (!worst || !l || !(Math.abs(l.effort) > LOAD_FACTOR * l.gravity && Math.abs(l.effort) > LOAD_FLOOR)) return;
     const unit = worst.unit === 'm' ? 'N' : 'N·m';
-    facts.push(`${what}: ${worst.what} bore ${Math.abs(l.effort).toPrecision(3)} ${unit}, ${(Math.abs(l.effort) / l.gravity).toPrecision(2)}× the ${l.gravity.toPrecision(3)} ${unit} of gravity its gains hold within the sag`);
+    const bore = `${what}: ${worst.what} bore ${Math.abs(l.effort).toPrecision(3)} ${unit}`;
+    facts.push(l.gravity > 0 ? `${bore}, ${(Math.abs(l.effort) / l.gravity).toPrecision(2)}× the ${l.gravity.toPrecision(3)} ${unit} of gravity its gains hold within the sag` : `${bore}, and its gains were designed for no gravity load`);
   };
   if (r.rest && !r.rest.pass) {
     load('at rest', r.rest.worst, r.rest.loads);

@@ -177,6 +177,7 @@ function watchGraph(node: Any): Graph {
 
 /** Waits for `seconds` of simulation time from now. */
 async function simulate(graph: Graph, run: SimulationRun, seconds: number): Promise<number> {
+  if (!Number.isFinite(seconds)) throw new Error(`asked to simulate ${seconds} s`);
   const until = graph.clock() + seconds;
   await waitFor(`${seconds} s of simulation time`, 60_000 + seconds * 20_000, () => {
     const failed = launchFailure(run);
@@ -229,7 +230,9 @@ async function judgeRun(
   // (b) Each trajectory controller: a seeded random goal in its joints' limits, all sent at once.
   stage('trajectories');
   const trajectories = controllers.filter(isTrajectoryController);
-  if (trajectories.length > 0) result.trajectories = await moveToGoals(node, run, graph, design, trajectories, limits.seed, units);
+  // A simulation that has diverged (NaN joint angles) has no pose to start a trajectory from: the explosion watch says so.
+  const diverged = Object.values(run.probe().samples.at(-1)?.q ?? {}).some((q) => !Number.isFinite(q));
+  if (trajectories.length > 0 && !diverged) result.trajectories = await moveToGoals(node, run, graph, design, trajectories, limits.seed, units);
   const samples = run.probe().samples;
   const first = samples.find((s) => s.running);
   const now = samples.at(-1);

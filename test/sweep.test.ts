@@ -274,6 +274,8 @@ describe('the table', () => {
   it.each([
     { what: 'a passing model: nothing', row: ok, expected: [] },
     { what: 'a failing goal whose joint bore twice its design load', row: { ...ok, trajectories: [{ ...ok.trajectories[0]!, probe: verdict(false, 0.02, 0.002), loads: { J1: { effort: -30, gravity: 15 } } }] }, expected: ['arm_controller at its goal: J1 bore 30.0 N·m, 2.0× the 15.0 N·m of gravity its gains hold within the sag'] },
+    { what: 'a joint designed for no gravity load that bore some', row: { ...ok, trajectories: [{ ...ok.trajectories[0]!, probe: verdict(false, 0.02, 0.002), loads: { J1: { effort: 2, gravity: 0 } } }] }, expected: ['arm_controller at its goal: J1 bore 2.00 N·m, and its gains were designed for no gravity load'] },
+    { what: 'a load too small to matter', row: { ...ok, trajectories: [{ ...ok.trajectories[0]!, probe: verdict(false, 0.02, 0.002), loads: { J1: { effort: 0.01, gravity: 0 } } }] }, expected: [] },
     { what: 'a failing goal within its design load: no load fact', row: { ...ok, trajectories: [{ ...ok.trajectories[0]!, probe: verdict(false, 0.02, 0.002), loads: { J1: { effort: 20, gravity: 15 } } }] }, expected: [] },
     { what: 'a prismatic joint at rest, in N', row: { ...ok, rest: { pass: false, worst: { what: 'H', value: 0.003, bound: 0.001, unit: 'm' }, joints: 1, loads: { H: { effort: 40, gravity: 10 } } } }, expected: ['at rest: H bore 40.0 N, 4.0× the 10.0 N of gravity its gains hold within the sag'] },
     { what: 'a body that fell, and exploded', row: { ...ok, rest: { ...verdict(false, 0.01, 0.001), joints: 1 }, root: { angle: Math.PI / 2, rise: -0.45 }, explosion: verdict(false, 300, 100, 'J2', 'rad/s') }, expected: ['the body fell over: its root turned 90° (0.45 m lower) by the time the goals were judged', 'explosion watch: J2 300 ≤ 100 rad/s'] },
@@ -291,6 +293,7 @@ describe('the table', () => {
     expect(figure({ what: 'x', value: 0.00123, bound: 0.002, unit: 'm' })).toBe('x 1.23 ≤ 2.00 mm');
     expect(figure({ what: 'root', value: 12.5, bound: 10, unit: 'm/s' })).toBe('root 12.5 ≤ 10.0 m/s');
     expect(figure({ what: 'j', value: NaN, bound: 0.002, unit: 'rad' })).toBe('j NaN ≤ 2.00 mrad');
+    expect(figure(JSON.parse(JSON.stringify({ what: 'j', value: NaN, bound: 0.002, unit: 'rad' })))).toBe('j NaN ≤ 2.00 mrad');
   });
 
   it('counts per check, over the models that ran; a model passes only when every check that applies passes', () => {
