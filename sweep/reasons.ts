@@ -82,6 +82,23 @@ export const REASONS: Reason[] = [
       'the whole way to the goal.',
   },
   {
+    models: /WRS2018\/model\/CollapsedCeilingF\.body$/,
+    reason:
+      "BOARING_BASE (prismatic, 0.1 kg) carries BOARING_TARGET (10 kg) by a free joint, held in AGX by an " +
+      'AGXBreakableJointDevice this build skips. body_bridge\'s gains for BOARING_BASE, P 99 047 N/m and D 1400 N·s/m ' +
+      "(Choreonoid's log), are sized with the target as its load; in the simulation the target is a body of its own and " +
+      'the joint moves 0.1 kg, for which D·T/m = 14 is far past what the 1 ms step can carry: NaN from 0.05 s. The same ' +
+      "project without ROS items and controllers simulates 9.5 s with no NaN (checked by hand). body_bridge's: its design " +
+      'and stability check take no account of a free joint below the root.',
+  },
+  {
+    models: /SR1\/SR1-floor-box\.body$/,
+    reason:
+      'Not explained yet. Its root is a fixed floor box and the robot hangs from it by a free joint (WAIST); every ' +
+      'joint angle is NaN from 0.17 s, before any goal. It has a free joint below the root as CollapsedCeilingF.body has, ' +
+      "whose NaN comes from body_bridge's gains (see its row).",
+  },
+  {
     models: /misc\/CustomizedSpringModel\.body$/,
     reason:
       'Choreonoid loads its SpringModelCustomizer for bodies named CustomizedSpringModel (its log: "Body customizer … ' +
