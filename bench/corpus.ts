@@ -1,17 +1,9 @@
 // The corpus models the load benchmark covers: every model with an oracle dump whose ok is true
 // (Choreonoid itself loaded it). Paths are found from the project root, wherever the bench is compiled to.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 
-/** The directory holding body_bridge's package.json, searched upwards from this file. */
-export function findProjectRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'body-bridge') return dir;
-    if (dirname(dir) === dir) throw new Error(`no body-bridge package.json above ${from}`);
-  }
-}
+export { findProjectRoot } from '../test/support/oracle.js';
 
 export interface CorpusModel {
   /** Corpus-relative path, e.g. `openhrp3/sample/model/sample1.wrl`. */

@@ -44,7 +44,8 @@ describe('body-bridge control', () => {
     // position → the wheels' velocity form: Choreonoid's high-gain velocity, no gains.
     const block = readRos2Control(`<robot name="Cart">${readFileSync(join(out, 'ros2_control.xml'), 'utf8')}</robot>`)[0]!;
     expect(block.joints.map((j) => j.command)).toEqual([[{ name: 'velocity', min: '-10.471975511965978', max: '10.471975511965978' }], [{ name: 'velocity', min: '-10.471975511965978', max: '10.471975511965978' }]]);
-    expect(parse(readFileSync(join(out, 'choreonoid_ros2_control.yaml'), 'utf8'))).toEqual({ '/cart1/choreonoid_ros2_control': { ros__parameters: { gains: {} } } });
+    // No gains: no `gains` key either (rclcpp aborts on a parameter without a value: the corpus sweep's conveyor).
+    expect(parse(readFileSync(join(out, 'choreonoid_ros2_control.yaml'), 'utf8'))).toEqual({ '/cart1/choreonoid_ros2_control': { ros__parameters: {} } });
   });
 
   it('a gains file replaces the model\'s gains; a groups file the groups', async () => {

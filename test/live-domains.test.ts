@@ -28,7 +28,7 @@ describe('ownRosDomain', () => {
     process.env.BODY_BRIDGE_LIVE_DOMAIN_BASE = '10';
     expect(ownRosDomain('ros-live')).toBe(11);
     process.env.BODY_BRIDGE_LIVE_DOMAIN_BASE = '99';
-    expect(() => ownRosDomain('ros-live')).toThrow(/BODY_BRIDGE_LIVE_DOMAIN_BASE=99: expected a whole number from 0 to 92/);
+    expect(() => ownRosDomain('ros-live')).toThrow(/BODY_BRIDGE_LIVE_DOMAIN_BASE=99: expected a whole number from 0 to 91/);
     process.env.BODY_BRIDGE_LIVE_DOMAIN_BASE = 'x';
     expect(() => ownRosDomain('ros-live')).toThrow(/BODY_BRIDGE_LIVE_DOMAIN_BASE=x/);
   });

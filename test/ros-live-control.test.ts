@@ -32,7 +32,7 @@
 // Figures go to build/live-control/report.json and the console. Skipped, with the reason, where ROS 2, rclnodejs,
 // Choreonoid with choreonoid_ros's ROS2ControlItem, ros2_controllers or (for the arms) MoveIt are absent.
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -41,7 +41,8 @@ import { loadRobotModel } from '../src/load.js';
 import type { Vec3 } from '../src/model/types.js';
 import { installedChoreonoid } from '../src/project/index.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { type Any, installedPackage, liveRos, processGroup, sleep, sourced, waitFor, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
+import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
+import { driveCommand, holdSpeed, largestGap, type SimulationRun, simulationClock, startSimulation as startLaunch, waitForControllers as waitForSpawners } from './support/simulation-live.js';
 import { skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup } from './support/peers.js';
 import { chainJoints, readSrdf, readUrdf } from './support/moveit-live.js';
@@ -72,7 +73,6 @@ const skipAll = skipWithout(ros) || skipWithout(choreonoid!, sim!);
 const skipArms = skipAll || skipWithout(moveGroup!);
 
 const results = join(projectRoot, 'build', 'live-control');
-const probeScript = join(projectRoot, 'test/live/choreonoid/probe.py');
 const moveitProbe = join(projectRoot, 'test/peers/moveit_probe.py');
 const SUCCESS = 1;
 const READY = 'You can start planning now!';
@@ -236,40 +236,8 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
     }
   });
 
-  /** The simulation launch for one model, its probe folder, and its log so far; `item`: the body item Choreonoid's probe reads, if not the model's name. */
-  const startSimulation = (robot: Arm, extra: string[] = [], item?: string) => {
-    const dir = join(scratch, robot.name);
-    const probeDir = join(dir, 'probe');
-    mkdirSync(probeDir, { recursive: true });
-    const bodyName = loadRobotModel(robot.file).name;
-    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${robot.file} script:=${probeScript} ${extra.join(' ')}`), {
-      ...process.env,
-      TMPDIR: dir,
-      BB_PROBE_DIR: probeDir,
-      BB_PROBE_BODY: item ?? bodyName,
-      // --start-simulation starts it (through the SimulationBar, so WorldROS2Item publishes /clock).
-      BB_PROBE_NOSTART: '1',
-    });
-    const probe = () => readProbeLog(existsSync(join(probeDir, 'probe.jsonl')) ? readFileSync(join(probeDir, 'probe.jsonl'), 'utf8') : '');
-    const controlDir = (): string => {
-      const d = readdirSync(dir).find((f) => f.startsWith('body_bridge_control_'));
-      if (!d) throw new Error(`no body_bridge_control_* folder in ${dir}`);
-      return join(dir, d);
-    };
-    return { dir, launch, probe, controlDir, bodyName };
-  };
-
-  /** Waits until every spawner has finished cleanly (all controllers active) and the simulation runs. */
-  const waitForControllers = async (run: ReturnType<typeof startSimulation>): Promise<void> => {
-    const log = run.launch.output;
-    await waitFor('the spawners (controllers loaded and active in Choreonoid\'s controller_manager)', START_TIMEOUT, () => {
-      if (run.launch.child.exitCode !== null || /process has died/.test(log())) throw new Error(`the launch failed:\n${log().slice(-6000)}`);
-      const started = (log().match(/\[spawner-\d+\]: process started/g) ?? []).length;
-      const finished = (log().match(/\[spawner-\d+\]: process has finished cleanly/g) ?? []).length;
-      return started > 0 && finished === started;
-    }, log);
-    await waitFor('Choreonoid\'s probe (the simulation running)', START_TIMEOUT, () => run.probe().samples.some((s) => s.running), log);
-  };
+  const startSimulation = (robot: Arm, extra: string[] = [], item?: string): SimulationRun => startLaunch(procs, setup, scratch, robot, extra, item);
+  const waitForControllers = (run: SimulationRun): Promise<void> => waitForSpawners(run, START_TIMEOUT);
 
   /** The latest message on a latched String topic that passes `accept`. */
   const latched = async (topic: string, accept: (text: string) => boolean): Promise<string> => {
@@ -511,24 +479,17 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       const log = run.launch.output;
       await waitForControllers(run);
       const root = loadRobotModel(drive.file).links[0]!.name;
-      let clock = -1;
+      const clock = simulationClock(node);
       const odom: { stamp: number; x: number; y: number }[] = [];
-      const subs = [
-        node.createSubscription('rosgraph_msgs/msg/Clock', '/clock', {}, (m: Any) => (clock = stampSeconds(m.clock))),
-        node.createSubscription('nav_msgs/msg/Odometry', '/diff_drive_controller/odom', {}, (m: Any) =>
-          odom.push({ stamp: stampSeconds(m.header.stamp), x: m.pose.pose.position.x, y: m.pose.pose.position.y }),
-        ),
-      ];
-      const cmd = node.createPublisher('geometry_msgs/msg/TwistStamped', '/diff_drive_controller/cmd_vel');
-      await waitFor('/clock from Choreonoid (WorldROS2Item)', 120_000, () => clock >= 0 && odom.length > 0, log);
+      const odomSub = node.createSubscription('nav_msgs/msg/Odometry', '/diff_drive_controller/odom', {}, (m: Any) =>
+        odom.push({ stamp: stampSeconds(m.header.stamp), x: m.pose.pose.position.x, y: m.pose.pose.position.y }),
+      );
+      const cmd = driveCommand(node, clock.now);
+      await waitFor('/clock from Choreonoid (WorldROS2Item)', 120_000, () => clock.now() >= 0 && odom.length > 0, log);
       // Settle on the floor first, then command in simulation time: stamped with /clock, 50 times a second.
-      const t0 = clock + 1.0;
-      await waitFor('1 s of simulation time', 120_000, () => clock >= t0, log);
-      const send = (speed: number): void => {
-        const sec = Math.floor(clock);
-        cmd.publish({ header: { stamp: { sec, nanosec: Math.round((clock - sec) * 1e9) }, frame_id: '' }, twist: { linear: { x: speed, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } } });
-      };
-      const start = clock;
+      const t0 = clock.now() + 1.0;
+      await waitFor('1 s of simulation time', 120_000, () => clock.now() >= t0, log);
+      const start = clock.now();
       const startWall = Date.now() / 1000;
       // The head: one trajectory to its goal, sent as the base starts (joint_trajectory_controller's topic), taking 4 s:
       // it moves while the base drives and ends after the base has stopped. Its goal tolerance (twice the design sag)
@@ -540,26 +501,17 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
         const trajectory = node.createPublisher('trajectory_msgs/msg/JointTrajectory', `/${drive.head.controller}/joint_trajectory`);
         trajectory.publish({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: '' }, joint_names: joints, points: [{ positions: joints.map((j) => drive.head!.goal[j]!), velocities: joints.map(() => 0), accelerations: [], effort: [], time_from_start: { sec: HEAD_SECONDS, nanosec: 0 } }] });
       }
-      // The simulation time of every command sent: a gap wider than the controller's cmd_vel_timeout stops the
-      // wheels, a lapse of this test (starved by the machine's load), not of the controller.
-      const sentAt: number[] = [];
-      while (clock < start + DRIVE.seconds) {
-        send(DRIVE.speed);
-        sentAt.push(clock);
-        await sleep(20);
-      }
-      const stopAt = clock;
+      const sentAt = await holdSpeed(cmd.send, clock.now, DRIVE.speed, DRIVE.seconds);
+      const stopAt = clock.now();
       const stopWall = Date.now() / 1000;
       // Stopped by command (zero), then at rest.
       // (With a head: until its trajectory has ended and had its goal time, 1 s more.)
-      while (clock < stopAt + (drive.head ? HEAD_SECONDS - DRIVE.seconds + 1.5 : 1.5)) {
-        send(0);
-        await sleep(20);
-      }
+      await holdSpeed(cmd.send, clock.now, 0, drive.head ? HEAD_SECONDS - DRIVE.seconds + 1.5 : 1.5);
       const restWall = Date.now() / 1000;
       const cleanLog = log();
-      subs.forEach((s) => node.destroySubscription(s));
-      node.destroyPublisher(cmd);
+      node.destroySubscription(odomSub);
+      clock.stop();
+      cmd.stop();
       const probe = run.probe();
       await procs.stopAll();
 
@@ -571,7 +523,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       const o0 = odomAt(before!.sim);
       const o1 = odomAt(after!.sim);
       const odometry = Math.hypot(o1.x - o0.x, o1.y - o0.y);
-      const lapse = Math.max(0, ...sentAt.slice(1).map((t, i) => t - sentAt[i]!));
+      const lapse = largestGap(sentAt);
       const record = {
         file: drive.file,
         commanded: { speed: DRIVE.speed, seconds: stopAt - start, wallSeconds: stopWall - startWall, largestGap: lapse },

@@ -33,7 +33,10 @@ export function gainsYaml(design: GainDesign, namespace: string, header: string)
     pair.flow = true;
     gains[g.joint] = pair;
   }
-  const doc = new Document({ [qualifiedName(namespace, GAINS_NODE)]: { ros__parameters: { gains } } });
+  // No joint with gains (every joint in a high-gain mode, a conveyor's belt alone): `gains: {}` would be a parameter
+  // without a value, which rclcpp refuses when Choreonoid reads the file (InvalidParameterValueException "No parameter
+  // value set", and Choreonoid aborts); an empty parameter map is read as none.
+  const doc = new Document({ [qualifiedName(namespace, GAINS_NODE)]: { ros__parameters: Object.keys(gains).length > 0 ? { gains } : {} } });
   doc.commentBefore = ` ${header.split('\n').join('\n ')}`;
   return doc.toString({ lineWidth: 0 });
 }

@@ -117,6 +117,10 @@ export function simulationProject(o: SimulationProjectOptions): string {
       recording: 'off',
       time_range_mode: 'unlimited',
       output_device_states: true,
+      // A body with a free joint below its root (a prop's door, a nozzle) needs every link's position written out;
+      // when this is off, the AIST simulator asks whether to turn it on in a modal dialog, which nobody answers
+      // under --no-window: the simulation never starts (the corpus sweep's CarT3, ContinuousTrackVehicle).
+      output_all_link_positions: true,
       use_controller_threads: true,
       dynamics_mode: 'Forward dynamics',
       integration_mode: 'semi-implicit_euler',

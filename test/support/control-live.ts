@@ -41,7 +41,10 @@ export function readProbeLog(text: string): ProbeLog {
     if (line.trim() === '') continue;
     let entry: Record<string, unknown>;
     try {
-      entry = JSON.parse(line) as Record<string, unknown>;
+      // Python's json writes a diverged simulation's NaN and Infinity bare, which JSON.parse refuses: read them as numbers.
+      entry = JSON.parse(line.replace(/(?<=[:,[]\s*)(NaN|-?Infinity)(?=\s*[,}\]])/g, '"\\u0000$1"'), (_, v) =>
+        typeof v === 'string' && v.startsWith('\u0000') ? Number(v.slice(1)) : v,
+      ) as Record<string, unknown>;
     } catch {
       continue; // the last line may be half written
     }

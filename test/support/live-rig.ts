@@ -99,7 +99,8 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
  */
 export async function installedPackage(): Promise<string> {
   const { stdout } = await run('git', ['ls-files', '-co', '--exclude-standard'], { cwd: projectRoot, maxBuffer: 64 << 20 });
-  const files = stdout.split('\n').filter((l) => l && existsSync(join(projectRoot, l)) && !l.startsWith('test/') && !l.startsWith('bench/'));
+  // What the package is made of: not the tests, the bench or the sweep, nor what the sweep writes into docs/ as it goes.
+  const files = stdout.split('\n').filter((l) => l && existsSync(join(projectRoot, l)) && !/^(test|bench|sweep)\//.test(l) && !l.startsWith('docs/corpus-sweep.'));
   const hash = createHash('sha256');
   hash.update(process.env.AMENT_PREFIX_PATH ?? '');
   for (const f of files.sort()) hash.update(f).update(readFileSync(join(projectRoot, f)));
@@ -271,6 +272,21 @@ export function processTree(pid: number): number[] {
   return out;
 }
 
+/** The processes still in process group `pgid` (from /proc): what processGroup().stop leaves of a group whose leader has exited. */
+export function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
 /** The command line of a process ('' once it is gone). */
 export const commandLine = (pid: number): string => {
   try {
@@ -311,13 +327,13 @@ export const isModelWarning = (line: string): boolean =>
   /^\[body_bridge-\d+\] \[WARN\]/.test(line) && (/\.(body|wrl|yaml):\d+:\d+: warning:/.test(line) || /no input topic \(nameless device/.test(line));
 
 /** The live suites that run ROS nodes, each given a ROS domain of its own by ownRosDomain. */
-const LIVE_SUITES = ['ros-live', 'ros-live-choreonoid', 'ros-live-control', 'ros-live-moveit', 'ros-live-rviz', 'ros-live-world', 'ros-live-project', 'ros-live-shutdown', 'ros-live-faults'] as const;
+const LIVE_SUITES = ['ros-live', 'ros-live-choreonoid', 'ros-live-control', 'ros-live-moveit', 'ros-live-rviz', 'ros-live-world', 'ros-live-project', 'ros-live-shutdown', 'ros-live-faults', 'corpus-sweep'] as const;
 
 /**
  * Puts this test file's process, and every process it starts, on a ROS domain of the suite's own: vitest runs
  * files side by side, and two suites on one domain would hear each other's Choreonoid /clock and /tf, and call
  * each other's move_group. It also keeps the suites off the domain of a graph the user has running. Domains
- * BODY_BRIDGE_LIVE_DOMAIN_BASE + 1… (default 60: 61–69, clear of the default 0 and of Linux's ephemeral ports);
+ * BODY_BRIDGE_LIVE_DOMAIN_BASE + 1… (default 60: 61–70, the last the corpus sweep's (sweep/), clear of the default 0 and of Linux's ephemeral ports);
  * set the base apart to run two checkouts' suites at once.
  */
 export function ownRosDomain(suite: (typeof LIVE_SUITES)[number]): number {

@@ -6,7 +6,19 @@ import { fileURLToPath } from 'node:url';
 import { linkWorldPoses } from '../../src/kinematics/forward.js';
 import type { Mat3, RobotModel, Vec3 } from '../../src/model/types.js';
 
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The directory holding body_bridge's package.json, searched upwards from this file: the same from the sources
+ * (vitest) and from a compiled copy under build/ (the bench, the sweep).
+ */
+export function findProjectRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'body-bridge') return dir;
+    if (dirname(dir) === dir) throw new Error(`no body-bridge package.json above ${from}`);
+  }
+}
+
+export const projectRoot = findProjectRoot();
 export const sharedDir = resolve(projectRoot, '../shared');
 export const corpusDir = join(sharedDir, 'corpus');
 export const oracleDir = join(sharedDir, 'oracle');

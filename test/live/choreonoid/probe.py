@@ -3,9 +3,9 @@
 # - starts the simulation through the SimulationBar (WorldROS2Item publishes /clock only for a simulation
 #   started there);
 # - every 50 ms, appends to $BB_PROBE_DIR/probe.jsonl one line with the wall time, the run (1 for the first
-#   start, then one more per start), the simulation time, the
-#   joint positions and every link's world pose of the robot body item as Choreonoid holds them (the simulator
-#   writes all link positions into the item: output_all_link_positions);
+#   start, then one more per start), the simulation time, the positions of every moving joint
+#   (with or without a joint id) and every link's world pose of the robot body item as Choreonoid holds them
+#   (the simulator writes all link positions into the item: output_all_link_positions);
 # - once, each device's link and local pose (Device::T_local);
 # - obeys commands written to $BB_PROBE_DIR/command: "stop", "start", "restart" (stop, then start from time 0),
 #   "dynamics" (stop, remove the motion controller, start from time 0), "quit"; each is acknowledged with an
@@ -137,11 +137,13 @@ class Probe:
                 App.exit()
                 return
         body = self.bodyItem.body
+        # Every moving joint, by its link: body.joint(i) lists only the joints with an id.
+        moving = [link for link in body.links if value(link.isRevoluteJoint) or value(link.isPrismaticJoint)]
         self.log({
             "run": self.run,
             "sim": float(value(self.simulator.currentTime)),
             "running": bool(self.simulator.isRunning()),
-            "q": {body.joint(i).jointName: float(body.joint(i).q) for i in range(body.numJoints)},
+            "q": {link.jointName: float(link.q) for link in moving},
             "links": {link.name: matrix(link.T) for link in body.links},
         })
 
