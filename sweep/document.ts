@@ -29,7 +29,7 @@ rest ${share(c.rest)}, trajectory controllers ${share(c.trajectories)}, drives $
 
 \`\`\`sh
 source /opt/ros/humble/setup.bash                  # a ROS 2 with ros2_control, ros2_controllers and choreonoid_ros
-export BODY_BRIDGE_LIVE_DOMAIN_BASE=80            # the sweep's ROS domain is this + 8
+export BODY_BRIDGE_LIVE_DOMAIN_BASE=80            # the sweep's ROS domain is this + 10
 npm run sweep                                      # every model not yet in docs/corpus-sweep.json with its file's hash
 npm run sweep -- --only 'Tank|RH2'                 # those whose name matches (a regular expression)
 npm run sweep -- --only PA10 --rerun               # again, whatever the JSON has
