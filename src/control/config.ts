@@ -128,6 +128,7 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
     framePrefix: options.framePrefix ?? '',
     maxSag: gains.options.maxSag,
     velocityJoints,
+    steering: block.roles.steering.drive,
     freeJoints: block.roles.joints.filter((r) => !r.actuated).map((r) => r.joint),
   });
   const robot = urdfRobotName(model);
