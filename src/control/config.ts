@@ -118,6 +118,9 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
     const wheels = [...drive.left, ...drive.right];
     for (const w of wheels) extra.set(w.joint, (drive.mass / wheels.length) * w.radius * w.radius);
   }
+  // A steered base's traction wheels push all of it (the steered wheels roll free).
+  const steered = block.roles.steering.drive;
+  if (steered) for (const w of steered.traction) extra.set(w.joint, (steered.mass / steered.traction.length) * w.radius * w.radius);
   const gains = designGains(loads, block.modes.joints, options, options.userGains?.gains, extra);
   const joints: Joint[] = model.links.filter(hasRole).map((l) => l.joint);
   const velocityJoints = block.roles.joints.filter((r) => r.actuated && (r.role === 'wheel' || r.role === 'track' || r.role === 'drive_wheel')).map((r) => r.joint);
