@@ -78,7 +78,7 @@ describe('info', () => {
     const r = await run('info', sampleArm, '--json');
     expect(r.code).toBe(0);
     const info = JSON.parse(r.stdout) as InfoJson;
-    expect(Object.keys(info)).toEqual(['name', 'root', 'links', 'devices', 'extra_joints', 'roles', 'drive']);
+    expect(Object.keys(info)).toEqual(['name', 'root', 'links', 'devices', 'extra_joints', 'roles', 'drive', 'steering']);
     // Two wheels on the base carry it (their tyres are its lowest points); the lift and the arm above them are one chain.
     expect(info.roles.map((r) => [r.joint, r.role, r.commanded])).toEqual([
       ['LEFT_WHEEL', 'drive_wheel', true],
@@ -86,6 +86,7 @@ describe('info', () => {
       ...['LIFT', 'SHOULDER', 'ARM_PITCH', 'FOREARM', 'WRIST'].map((j) => [j, 'arm', true]),
     ]);
     expect(info.drive).toMatchObject({ kind: 'wheels', left: ['LEFT_WHEEL'], right: ['RIGHT_WHEEL'] });
+    expect(info.steering).toBeNull();
     expect([info.name, info.root, info.links.length, info.devices.length]).toEqual(['SampleArm', 'BASE', 10, 5]);
     const base = info.links[0]!;
     expect(base.parent).toBeNull();

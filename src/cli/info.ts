@@ -6,6 +6,7 @@ import { renderedImageSize } from '../devices/camera-info.js';
 import { deviceInfo, type DeviceInfo } from '../devices/info.js';
 import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
 import type { Device, Link, Mat3, RobotModel, Vec3 } from '../model/types.js';
+import { BICYCLE_STEERING_CONTROLLER } from '../control/controllers.js';
 import { type RoleAnalysis, inferRoles } from '../roles/roles.js';
 import { applyRoles, readRolesFile } from '../roles/roles-file.js';
 import { readFileSync } from 'node:fs';
@@ -80,6 +81,8 @@ export interface InfoJson {
   roles: { joint: string; role: string; commanded: boolean; reason: string; from: string }[];
   /** The base's drive, if any: the wheels (or tracks) per side, front first, and what diff_drive_controller is given. */
   drive: { kind: string; left: string[]; right: string[]; wheel_radius: number; wheel_separation: number } | null;
+  /** A steered base's drive (no differential drive): its steering joint, traction wheels and the controller's geometry; or why none. */
+  steering: { controller: string; steering: string; traction: string[]; wheelbase: number; wheel_radius: number } | { none: string } | null;
 }
 
 const deviceType = (d: Device): string => (d.type === 'Other' ? d.typeName : d.type);
@@ -144,6 +147,11 @@ export function infoJson(model: RobotModel, roles: RoleAnalysis = inferRoles(mod
           wheel_separation: roles.drive.drive.separation,
         }
       : null,
+    steering: roles.steering.drive
+      ? { controller: BICYCLE_STEERING_CONTROLLER, steering: roles.steering.drive.steering.joint, traction: roles.steering.drive.traction.map((w) => w.joint), wheelbase: roles.steering.drive.wheelbase, wheel_radius: roles.steering.drive.radius }
+      : roles.steering.reason
+        ? { none: roles.steering.reason }
+        : null,
   };
 }
 
@@ -188,6 +196,9 @@ export function infoText(model: RobotModel, roles: RoleAnalysis = inferRoles(mod
     const width = Math.max(...roles.joints.map((r) => r.joint.length));
     for (const r of roles.joints) out.push(`  ${r.joint.padEnd(width)}  ${r.role}${r.actuated ? '' : ' (free)'}: ${r.reason}`);
     const d = roles.drive.drive;
+    const s = roles.steering;
+    if (s.drive) out.push(`drive: steering (${BICYCLE_STEERING_CONTROLLER}), steering ${s.drive.steering.joint}, traction ${s.drive.traction.map((w) => w.joint).join(', ')}; wheelbase ${num(s.drive.wheelbase)} m, traction wheel radius ${num(s.drive.radius)} m`);
+    else if (s.reason) out.push(`drive: none (a steering joint and wheels fixed to the base, but ${s.reason})`);
     if (d) out.push(`drive: ${d.kind}, left ${d.left.map((w) => w.joint).join(', ')}, right ${d.right.map((w) => w.joint).join(', ')}; wheel_radius ${num(d.radius)} m, wheel_separation ${num(d.separation)} m`);
   }
   return `${out.join('\n')}\n`;

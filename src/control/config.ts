@@ -9,7 +9,7 @@ import type { PlanningGroup } from '../moveit/groups.js';
 import { groupControllers } from '../moveit/limits.js';
 import { urdfRobotName } from '../urdf/index.js';
 import { Document } from 'yaml';
-import { type ControlDistro, ControlConfigError, type ControllersFile, DIFF_DRIVE_CONTROLLER, controllersFile, jointTolerances, qualifiedName } from './controllers.js';
+import { BICYCLE_STEERING_CONTROLLER, type ControlDistro, ControlConfigError, type ControllersFile, DIFF_DRIVE_CONTROLLER, controllersFile, jointTolerances, qualifiedName } from './controllers.js';
 import { GAINS_NODE, gainsYaml } from './gains-file.js';
 import { type GainDesign, type GainOptions, STABILITY_BOUND, STABILITY_TARGET, type UserGains, designGains } from './gains.js';
 import { DEFAULT_LOAD_SAMPLES, type LoadOptions, jointLoads } from './joint-loads.js';
@@ -118,6 +118,9 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
     const wheels = [...drive.left, ...drive.right];
     for (const w of wheels) extra.set(w.joint, (drive.mass / wheels.length) * w.radius * w.radius);
   }
+  // A steered base's traction wheels push all of it (the steered wheels roll free).
+  const steered = block.roles.steering.drive;
+  if (steered) for (const w of steered.traction) extra.set(w.joint, (steered.mass / steered.traction.length) * w.radius * w.radius);
   const gains = designGains(loads, block.modes.joints, options, options.userGains?.gains, extra);
   const joints: Joint[] = model.links.filter(hasRole).map((l) => l.joint);
   const velocityJoints = block.roles.joints.filter((r) => r.actuated && (r.role === 'wheel' || r.role === 'track' || r.role === 'drive_wheel')).map((r) => r.joint);
@@ -128,6 +131,7 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
     framePrefix: options.framePrefix ?? '',
     maxSag: gains.options.maxSag,
     velocityJoints,
+    steering: block.roles.steering.drive,
     freeJoints: block.roles.joints.filter((r) => !r.actuated).map((r) => r.joint),
   });
   const robot = urdfRobotName(model);
@@ -250,6 +254,19 @@ function readme(
           '',
         ]
       : []),
+    ...(block.roles.steering.drive
+      ? [
+          '## Steering drive',
+          '',
+          `Base ${block.roles.steering.drive.base}, ${fmt(block.roles.steering.drive.mass)} kg: steering ${block.roles.steering.drive.steering.joint} turns ${block.roles.steering.drive.steering.wheel.joint}; traction ` +
+            block.roles.steering.drive.traction.map((w) => `${w.joint}, radius ${fmt(w.radius, 6)} m (${w.radiusFrom})`).join('; ') +
+            `. wheelbase ${fmt(block.roles.steering.drive.wheelbase, 6)} m, along ${block.roles.steering.drive.base}'s x from the steering axis to the traction axle.`,
+          `${controllers.controllers.some((c) => c.name === BICYCLE_STEERING_CONTROLLER) ? `${BICYCLE_STEERING_CONTROLLER} drives it` : 'No steering controller drives it (see the notes)'}: one steering joint in position and one traction wheel in velocity, the base rolling along its x axis (docs/control.md, "Steering drive").`,
+          '',
+        ]
+      : block.roles.steering.reason
+        ? ['## Steering drive', '', `None: ${block.roles.steering.reason}.`, '']
+        : []),
     ...([...block.roles.notes, ...controllers.notes].length > 0 ? ['## Notes', '', ...[...block.roles.notes, ...controllers.notes].map((n) => `- ${n}`), ''] : []),
     ...(warnings.length > 0 ? ['## Warnings', '', ...warnings.map((w) => `- ${formatDiagnostic(w)}`), ''] : []),
   ];

@@ -22,10 +22,15 @@ import { accelerationLimit } from '../moveit/limits.js';
 import type { GroupController } from '../moveit/limits.js';
 import type { GainDesign, JointGains } from './gains.js';
 import { type CommandInterface, type ControlMode, claimedInterface } from './modes.js';
+import type { SteeringDrive } from '../roles/steering.js';
 import type { DiffDrive } from '../roles/wheels.js';
 
 export const JOINT_STATE_BROADCASTER = 'joint_state_broadcaster';
 export const DIFF_DRIVE_CONTROLLER = 'diff_drive_controller';
+/** A steered base with one traction wheel (steering.ts): ros2_controllers' bicycle model. */
+export const BICYCLE_STEERING_CONTROLLER = 'bicycle_steering_controller';
+/** s without a new reference after which a drive controller stops the base (diff_drive's cmd_vel_timeout, the steering controllers' reference_timeout). */
+export const REFERENCE_TIMEOUT = 0.5;
 /** Wheels and tracks no drive takes, each commanded in velocity (a forward command controller). */
 export const WHEEL_VELOCITY_CONTROLLER = 'wheel_velocity_controller';
 export const CONTROLLER_MANAGER = 'controller_manager';
@@ -63,6 +68,8 @@ export interface ControllersOptions {
   velocityJoints?: readonly string[];
   /** Joints nothing commands (roles: caster, passive, a wheel rolling with the base). */
   freeJoints?: readonly string[];
+  /** A steered base (roles/steering.ts), where no differential drive moves it. */
+  steering?: SteeringDrive | null;
 }
 
 export interface ControllersFile {
@@ -125,6 +132,25 @@ export function controllersFile(
       controllers.push({ name: DIFF_DRIVE_CONTROLLER, type: 'diff_drive_controller/DiffDriveController', joints: driveJoints, active: true });
       driveJoints.forEach((j) => claimed.add(j));
       sections.push([DIFF_DRIVE_CONTROLLER, { ...common, ...diffDriveParameters(drive, options) }]);
+    }
+  }
+  const steering = options.steering;
+  if (steering) {
+    const traction = steering.traction.map((w) => w.joint);
+    const wrong = [
+      ...traction.filter((j) => claimedInterface(modes.get(j)!) !== 'velocity').map((j) => `${j} (traction) is in ${modes.get(j)} mode, not a velocity one`),
+      ...(claimedInterface(modes.get(steering.steering.joint)!) !== 'position' ? [`${steering.steering.joint} (steering) is in ${modes.get(steering.steering.joint)} mode, not a position one`] : []),
+    ];
+    if (wrong.length > 0) notes.push(`no ${BICYCLE_STEERING_CONTROLLER}: it commands the traction wheel's velocity and the steering angle, and ${wrong.join('; ')}`);
+    else {
+      const joints = [...traction, steering.steering.joint];
+      controllers.push({ name: BICYCLE_STEERING_CONTROLLER, type: 'bicycle_steering_controller/BicycleSteeringController', joints, active: true });
+      joints.forEach((j) => claimed.add(j));
+      sections.push([BICYCLE_STEERING_CONTROLLER, { ...common, ...bicycleParameters(steering, options) }]);
+      notes.push(
+        `${BICYCLE_STEERING_CONTROLLER} drives the base: geometry_msgs/TwistStamped on ${BICYCLE_STEERING_CONTROLLER}/reference (linear.x along ${steering.base}'s x, angular.z its yaw rate), stamped in simulation time (older than ${REFERENCE_TIMEOUT} s: stop); ` +
+          `odometry on ${BICYCLE_STEERING_CONTROLLER}/odometry, and odom → ${steering.base} on ${BICYCLE_STEERING_CONTROLLER}/tf_odometry, not /tf (steering_controllers_library publishes its transform there)`,
+      );
     }
   }
   // Wheels and tracks outside the drive that something must turn: one velocity command each.
@@ -222,6 +248,33 @@ function trajectoryParameters(
   return out;
 }
 
+/**
+ * bicycle_steering_controller's parameters per distro: humble names the joints front_wheels_names (steering,
+ * with front_steering) and rear_wheels_names (traction) and takes both radii; jazzy names them
+ * traction_joints_names and steering_joints_names (the humble names are deprecated there) and takes one radius.
+ * The steering controllers have no frame prefix parameter: the prefix goes into the frame ids.
+ */
+function bicycleParameters(s: SteeringDrive, options: ControllersOptions): Record<string, unknown> {
+  const traction = s.traction.map((w) => w.joint);
+  const names =
+    options.distro === 'humble'
+      ? { front_steering: true, front_wheels_names: [s.steering.joint], rear_wheels_names: traction, use_stamped_vel: true }
+      : { traction_joints_names: traction, steering_joints_names: [s.steering.joint] };
+  const radii = options.distro === 'humble' ? { front_wheel_radius: double(s.steering.wheel.radius), rear_wheel_radius: double(s.radius) } : { traction_wheel_radius: double(s.radius) };
+  return {
+    ...names,
+    wheelbase: double(s.wheelbase),
+    ...radii,
+    // Odometry from the traction wheel's measured position and the steering joint's, as diff_drive's wheels.
+    open_loop: false,
+    position_feedback: true,
+    reference_timeout: double(REFERENCE_TIMEOUT),
+    odom_frame_id: `${options.framePrefix}odom`,
+    base_frame_id: `${options.framePrefix}${s.base}`,
+    enable_odom_tf: true,
+  };
+}
+
 function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {
     // diff_drive_controller counts the wheels per side from these lists (its wheels_per_side is set from them).
@@ -240,7 +293,7 @@ function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Rec
     position_feedback: drive.kind === 'wheels',
     enable_odom_tf: true,
     publish_rate: double(50),
-    cmd_vel_timeout: double(0.5),
+    cmd_vel_timeout: double(REFERENCE_TIMEOUT),
   };
   // Frames as body_bridge names them: its frame_prefix, or none (the default would be the controller's namespace).
   if (options.framePrefix === '') out.tf_frame_prefix_enable = false;

@@ -63,7 +63,7 @@ export function readRolesFile(text: string, file: string, model: RobotModel, inf
     else if (isTrack && role !== 'track' && role !== 'passive') at(value as Node, joint, `${joint} is a pseudo continuous track: its role is track or passive, not ${role}`);
     else if (role === 'drive_wheel' && (link.joint.type !== 'revolute' || root0?.joint.type !== 'free')) {
       at(value as Node, joint, `"drive_wheel" needs a revolute joint on a free-floating base; ${joint} is ${link.joint.type}${root0?.joint.type !== 'free' ? ` and the root ${root0?.name} is ${root0?.joint.type}` : ''}`);
-    } else if (role === 'drive_wheel' && !inferred.drive.wheels.includes(joint)) {
+    } else if (role === 'drive_wheel' && !inferred.drive.wheels.includes(joint) && !inferred.steering.drive?.traction.some((w) => w.joint === joint)) {
       const was = inferred.joints.find((j) => j.joint === joint)!;
       at(value as Node, joint, `${joint} cannot join the drive: ${inferred.drive.leftOut.get(joint) ?? `the drive analysis did not take it (inferred ${was.role}: ${was.reason})`}; the role wheel commands it in velocity on its own`);
     } else out.set(joint, role);
@@ -102,5 +102,13 @@ export function applyRoles(inferred: RoleAnalysis, given: ReadonlyMap<string, Jo
       }
     }
   }
-  return { ...inferred, joints, drive, notes };
+  // A steering drive stays only while its steering joint steers and its traction wheels are drive wheels.
+  let steering = inferred.steering;
+  const s = steering.drive;
+  if (s && (roleOf.get(s.steering.joint) !== 'steering' || s.traction.some((w) => roleOf.get(w.joint) !== 'drive_wheel'))) {
+    const reason = `${file} gives ${[s.steering.joint, ...s.traction.map((w) => w.joint)].filter((j) => given.has(j)).join(', ')} another role`;
+    notes.push(`${reason}: no steering drive`);
+    steering = { ...steering, drive: null, reason };
+  }
+  return { ...inferred, joints, drive, steering, notes };
 }

@@ -32,6 +32,7 @@ import type { Diagnostic, Link, RobotModel, Vec3 } from '../model/types.js';
 import { linkWorldPoses } from '../kinematics/forward.js';
 import { groundContact } from './ground.js';
 import { type Segment, isHand, jointsUnder, rigidToRoot, segmentsOf } from './tree.js';
+import { type SteeringAnalysis, steeringDrive } from './steering.js';
 import { type DriveAnalysis, diffDrive, short, subtreeLinks } from './wheels.js';
 
 export const JOINT_ROLES = ['drive_wheel', 'track', 'steering', 'wheel', 'caster', 'flipper', 'head', 'arm', 'gripper', 'leg', 'joint', 'passive'] as const;
@@ -40,7 +41,7 @@ export const isJointRole = (s: string): s is JointRole => (JOINT_ROLES as readon
 
 /** What each role means, for README tables and error messages. */
 export const ROLE_MEANING: Record<JointRole, string> = {
-  drive_wheel: 'a wheel of the base’s differential or skid-steer drive (diff_drive_controller)',
+  drive_wheel: 'a wheel of the base’s differential or skid-steer drive (diff_drive_controller), or a steered base’s traction wheel (a steering controller)',
   track: 'a pseudo continuous track (its command is the belt speed)',
   steering: 'turns a wheel to steer',
   wheel: 'a wheel outside the drive',
@@ -71,6 +72,8 @@ export interface RoleAnalysis {
   joints: JointRoleEntry[];
   /** The base's drive (wheels or tracks), if the roles make one. */
   drive: DriveAnalysis;
+  /** A steered base (steering.ts), where no differential drive moves it. */
+  steering: SteeringAnalysis;
   notes: string[];
   warnings: Diagnostic[];
 }
@@ -117,11 +120,13 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
   };
   const root = model.links[0];
   const noDrive = (): DriveAnalysis => ({ drive: null, wheels: [], leftOut: new Map(), notes: [], warnings: [] });
+  let steering: SteeringAnalysis = { drive: null, reason: null, notes: [], warnings: [] };
   const finish = (drive: DriveAnalysis): RoleAnalysis => ({
     joints: links.map((l) => ({ ...decided.get(l.joint.name)!, from: 'inferred' as const })),
     drive,
-    notes: [...drive.notes, ...notes],
-    warnings: [...drive.warnings, ...warnings],
+    steering,
+    notes: [...drive.notes, ...steering.notes, ...notes],
+    warnings: [...drive.warnings, ...steering.warnings, ...warnings],
   });
   if (!root || links.length === 0) return finish(noDrive());
 
@@ -167,6 +172,8 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
     };
     const candidates: Link[] = [];
     const swivels = new Map<string, Link[]>();
+    // Steering joints and the wheel each turns: a steered base's front (steering.ts).
+    const steered: [Link, Link][] = [];
     for (const w of wheels) {
       if (rigidToRoot(model, w, hasRole)) {
         candidates.push(w);
@@ -196,6 +203,7 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
         set(w, 'caster', `a caster's wheel, below swivel ${swivel.joint.name}`);
       } else {
         set(swivel, 'steering', `a vertical axis through its wheel ${w.joint.name} (trail ${short(trail)} m): turning it steers`);
+        steered.push([swivel, w]);
         set(w, 'wheel', `a steered wheel, below ${swivel.joint.name}`, false);
       }
     }
@@ -208,6 +216,18 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
     }
     if (!drive.drive && candidates.length > 0) drive = diffDrive(model, candidates, 'wheels');
     for (const j of drive.wheels) driving.add(j);
+    // No differential drive: one steering joint and the wheels fixed to the base make a car (steering.ts).
+    if (!drive.drive && candidates.length > 0 && steered.length > 0) {
+      steering =
+        steered.length === 1
+          ? steeringDrive(model, steered[0]![0], steered[0]![1], candidates)
+          : { drive: null, reason: `${steered.length} steering joints (${steered.map(([s]) => s.joint.name).join(', ')}): that is ackermann_steering_controller's drive, which body_bridge does not generate yet`, notes: [], warnings: [] };
+      const s = steering.drive;
+      for (const w of candidates) {
+        if (s) set(w, 'drive_wheel', `a traction wheel fixed to the base, ${short(s.wheelbase)} m behind steering ${s.steering.joint}: the steering drive's (bicycle_steering_controller)`);
+        else if (steering.reason) set(w, 'wheel', `a wheel fixed to the base with no drive to join (no steering drive: ${steering.reason}): commanded in velocity on its own`);
+      }
+    }
     for (const w of candidates) {
       if (driving.has(w.joint.name)) set(w, 'drive_wheel', `a wheel fixed to the base, touching the ground, ${drive.drive!.left.some((x) => x.joint === w.joint.name) ? 'left' : 'right'} of its x axis`);
       else if (drive.drive) set(w, 'wheel', `a wheel the drive does not take (${drive.leftOut.get(w.joint.name) ?? 'not one of the drive’s pairs'}): it rolls with the base`, false);

@@ -175,6 +175,20 @@ function wheelReach(model: RobotModel, wheel: Link, warn: (message: string) => v
 }
 
 
+/**
+ * A wheel measured in the base (root link) frame: its radius from its collision geometry, its tread and axis.
+ * Null when no collision shape gives a radius; a shape not round about the axis is warned about.
+ */
+export function measureWheel(model: RobotModel, l: Link, warn: (message: string) => void): Wheel | null {
+  const poses = linkWorldPoses(model);
+  const pose = relative(poses.get(model.links[0]!.name)!, poses.get(l.name)!);
+  const axis = normalize(mulVec(pose.rotation, l.joint.axis));
+  const reach = wheelReach(model, l, warn);
+  if (reach === null || !(reach.radius > 0)) return null;
+  if (!reach.round) warn(`wheel ${l.joint.name}: radius ${short(reach.radius, 4)} m from ${reach.from}, not a cylinder about its axis: the height of its axle depends on its angle`);
+  return { joint: l.joint.name, link: l.name, radius: reach.radius, tread: add(pose.translation, scale(axis, reach.tread)), axis, radiusFrom: reach.from, round: reach.round, velocityLimit: velocityOf(l) };
+}
+
 /** A length as people write it: a few significant digits, no trailing zeros. */
 export const short = (x: number, digits = 3): string => String(Number(x.toPrecision(digits)));
 
@@ -213,14 +227,13 @@ export function diffDrive(model: RobotModel, candidates: readonly Link[], kind: 
       });
       continue;
     }
-    const reach = wheelReach(model, l, (m) => warnAt(l, m));
-    if (reach === null || !(reach.radius > 0)) {
+    const wheel = measureWheel(model, l, (m) => warnAt(l, m));
+    if (wheel === null) {
       leftOut.set(l.joint.name, 'no collision shape gives its radius');
       warnAt(l, `wheel ${l.joint.name} has no collision shape body_bridge can read for its radius: no diff_drive_controller for it`);
       continue;
     }
-    if (!reach.round) warnAt(l, `wheel ${l.joint.name}: radius ${short(reach.radius, 4)} m from ${reach.from}, not a cylinder about its axis: the height of its axle depends on its angle`);
-    measured.push({ joint: l.joint.name, link: l.name, radius: reach.radius, tread: add(pose.translation, scale(axis, reach.tread)), axis, radiusFrom: reach.from, round: reach.round, velocityLimit: velocityOf(l) });
+    measured.push(wheel);
   }
   const across = measured.filter((w) => Math.abs(w.axis[1]) >= 0.99);
   for (const w of measured) {

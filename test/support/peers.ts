@@ -327,7 +327,7 @@ export const findChoreonoidRos = (env: Env = process.env): Lookup<Executable> =>
 /**
  * choreonoid_ros built with ros2_control — its ROS2 plugin (<prefix>/lib/choreonoid-X.Y/libCnoidROS2Plugin.so)
  * registering ROS2ControlItem — with controller_manager's spawner and the controllers the generated configuration
- * names (joint_state_broadcaster, joint_trajectory_controller, diff_drive_controller) in the ROS 2 prefixes.
+ * names (joint_state_broadcaster, joint_trajectory_controller, diff_drive_controller, bicycle_steering_controller) in the ROS 2 prefixes.
  */
 export function findChoreonoidRos2Control(env: Env = process.env): Lookup<{ plugin: string; spawner: string }> {
   const install = rosInstall('build ros2_control, ros2_controllers and github.com/choreonoid/choreonoid_ros (with ROS2ControlItem) in a workspace over Choreonoid');
@@ -341,7 +341,7 @@ export function findChoreonoidRos2Control(env: Env = process.env): Lookup<{ plug
   if (!readFileSync(plugin).includes('ROS2ControlItem')) return missing('choreonoid_ros with ros2_control', 'ros', `${plugin} has no ROS2ControlItem (choreonoid_ros built without ros2_control)`, install);
   const spawner = rosExecutable('controller_manager spawner', 'controller_manager', 'spawner', install, env);
   if (!spawner.ok) return spawner;
-  const controllers = ['joint_state_broadcaster', 'joint_trajectory_controller', 'diff_drive_controller'];
+  const controllers = ['joint_state_broadcaster', 'joint_trajectory_controller', 'diff_drive_controller', 'bicycle_steering_controller'];
   const absent = controllers.filter((c) => !prefixes.some((p) => libDirs(p).some((d) => existsSync(join(d, `lib${c}.so`)))));
   if (absent.length > 0) return missing('ros2_controllers', 'ros', `lib${absent.join('.so, lib')}.so in none of ${prefixes.join(', ')}`, install);
   return { ok: true, plugin, spawner: spawner.exe };
@@ -463,4 +463,28 @@ export function requiredKinds(env: Env = process.env): PeerKind[] {
   if (v === 'debian') return ['debian'];
   if (v === 'all') return ['debian', 'ros'];
   throw new Error(`BODY_BRIDGE_REQUIRE_PEERS=${v}: expected debian, all, or nothing`);
+}
+
+/** A controller's parameters as generate_parameter_library declares them: name → C++ type, and whether it has a default. */
+export type ParameterDefinitions = Map<string, { type: string; required: boolean }>;
+
+/**
+ * The parameters of ros2_controllers' packages (e.g. steering_controllers_library, bicycle_steering_controller) as
+ * the sourced ROS 2 declares them: the `struct Params` of each <prefix>/include/<pkg>/<pkg>_parameters.hpp that
+ * generate_parameter_library wrote from the package's YAML definitions. A member without an initialiser has no
+ * default: the controller refuses to configure without it.
+ */
+export function findControllerParameters(packages: readonly string[], env: Env = process.env): Lookup<{ distro: string; parameters: ParameterDefinitions }> {
+  const install = rosInstall('build ros2_controllers (with its steering controllers) in a workspace');
+  const why = notSourced(env);
+  if (why) return missing('ros2_controllers parameter headers', 'ros', why, install);
+  const parameters: ParameterDefinitions = new Map();
+  for (const pkg of packages) {
+    const header = rosPrefixes(env).map((p) => join(p, 'include', pkg, `${pkg}_parameters.hpp`)).find((f) => existsSync(f));
+    if (!header) return missing('ros2_controllers parameter headers', 'ros', `no include/${pkg}/${pkg}_parameters.hpp in ${rosPrefixes(env).join(', ')}`, install);
+    const struct = /struct Params \{([\s\S]*?)\n\s*\};/.exec(readFileSync(header, 'utf8'));
+    if (!struct) return missing('ros2_controllers parameter headers', 'ros', `${header} has no struct Params`, install);
+    for (const m of struct[1]!.matchAll(/^\s*([\w:<>]+)\s+(\w+)\s*(=[^;]*)?;/gm)) if (!m[2]!.startsWith('__')) parameters.set(m[2]!, { type: m[1]!, required: m[3] === undefined });
+  }
+  return { ok: true, distro: env.ROS_DISTRO ?? '', parameters };
 }

@@ -95,13 +95,16 @@ export function simulationClock(node: Any): { now: () => number; stop: () => voi
   return { now: () => clock, stop: () => node.destroySubscription(sub) };
 }
 
-/** diff_drive_controller's command (Humble: TwistStamped on ~/cmd_vel), stamped with the simulation time. */
-export function driveCommand(node: Any, clock: () => number, namespace = ''): { send: (speed: number) => void; matched: () => boolean; stop: () => void } {
-  const cmd = node.createPublisher('geometry_msgs/msg/TwistStamped', `${namespace}/diff_drive_controller/cmd_vel`);
-  const send = (speed: number): void => {
+/**
+ * A drive's command (Humble: TwistStamped; diff_drive_controller's ~/cmd_vel, a steering controller's ~/reference),
+ * stamped with the simulation time: `send(speed, yawRate)`.
+ */
+export function driveCommand(node: Any, clock: () => number, topic = '/diff_drive_controller/cmd_vel'): { send: (speed: number, yawRate?: number) => void; matched: () => boolean; stop: () => void } {
+  const cmd = node.createPublisher('geometry_msgs/msg/TwistStamped', topic);
+  const send = (speed: number, yawRate = 0): void => {
     const t = clock();
     const sec = Math.floor(t);
-    cmd.publish({ header: { stamp: { sec, nanosec: Math.round((t - sec) * 1e9) }, frame_id: '' }, twist: { linear: { x: speed, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } } });
+    cmd.publish({ header: { stamp: { sec, nanosec: Math.round((t - sec) * 1e9) }, frame_id: '' }, twist: { linear: { x: speed, y: 0, z: 0 }, angular: { x: 0, y: 0, z: yawRate } } });
   };
   return { send, matched: () => cmd.subscriptionCount > 0, stop: () => node.destroyPublisher(cmd) };
 }
