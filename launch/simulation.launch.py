@@ -125,6 +125,9 @@ def simulation(context):
             + ['--start-simulation'] + ([] if is_true(get('gui')) else ['--no-window']),
             parameters=[gains, controllers],
             output='screen',
+            # Choreonoid quits within a second of a SIGINT, but one taken while it loads its project is not acted on
+            # (docs/ros.md "Ctrl-C"): SIGTERM, which it obeys at once, comes after 3 s instead of launch's 5.
+            sigterm_timeout='3',
         )
 
     manager = spawners['controller_manager']
