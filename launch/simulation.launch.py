@@ -22,9 +22,10 @@ and stops, saying where, when it lacks what ros2_control needs. Then it starts:
 Choreonoid killed or crashed starts again, with its spawners, while body_bridge and move_group carry on (at most 3
 times); closed by the user, it ends the launch (docs/errors-and-limits.md "The running chain under faults").
 
-A wheeled or tracked base: diff_drive_controller publishes odom → base, so body_bridge publishes no world → root;
-in a user's project (project:=) body_bridge adds world → odom where the project starts the body (REP-105).
-docs/control.md says more.
+A wheeled or tracked base lives in its project's world (REP-105): diff_drive_controller publishes odom → base and
+body_bridge world → odom where the project (project:=, or the one made from the model) starts the body; MoveIt's
+virtual joint hangs the base from world through them, with the project's static bodies (the floor at least) in its
+planning scene. docs/control.md says more.
 """
 
 import os
@@ -142,10 +143,11 @@ def simulation(context):
         )
 
     params_file = get('params_file')
-    # A user's project: body-bridge control wrote where the project puts the body (placement in world) and which
-    # project gives MoveIt its obstacles; on top of the user's own params file, as one file for the node.
+    # A user's project, or a driven base in the one made from the model: body-bridge control wrote where the project
+    # puts the body (placement in world) and which project gives MoveIt its obstacles; on top of the user's own
+    # params file, as one file for the node.
     in_project = os.path.join(out, 'body_bridge.params.yaml')
-    placed_by_project = bool(project) and os.path.exists(in_project)
+    placed_by_project = os.path.exists(in_project)
     # The node's <ros2_control> block must be the one body-bridge control chose (roles file, joint_modes):
     # every joint's mode, on top of the user's params file, as one file for the node.
     node_parameters = tools.file_parameters(params_file, namespace, 'robot_state_publisher')

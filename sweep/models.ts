@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CORPUS_ROLES } from '../test/support/role-expectations.js';
 
 /** Our own models for roles the corpus lacks: a pan-tilt head on a rover without joint limits, skid steer on COLLADA tyres, pseudo tracks with a head. */
-export const OWN_MODELS = ['test/models/roles/pantilt-rover.body', 'test/models/roles/skid-steer-mesh.body', 'test/models/roles/tracked-pantilt.body'];
+export const OWN_MODELS = ['test/models/roles/pantilt-rover.body', 'test/models/roles/skid-steer-mesh.body', 'test/models/roles/tracked-pantilt.body', 'test/models/roles/mobile-manipulator.body'];
 
 export interface SweepModel {
   /** How the table names it: corpus-relative, or repository-relative for our own. */

@@ -113,6 +113,26 @@ describe('body-bridge control --project', () => {
     const body = all(items(readFileSync(join(out, 'simulation.cnoid'), 'utf8'))).find((i) => i.class === 'BodyItem')!;
     expect(body.data).toMatchObject({ file, fix_root: fixed, root_translation: at });
   });
+
+  it("a driven base gets body_bridge's parameters for the project's world (REP-105, the floor for MoveIt); an arm and a free body without a drive get none", async () => {
+    const run = async (name: string, file: string): Promise<Record<string, unknown> | null> => {
+      const out = join(dir, `params-${name}`);
+      let err = '';
+      expect(await runCli(['control', file, '-o', out, '--project', '--samples', '5'], { stdout: () => undefined, stderr: (t) => (err += t), env: process.env }), err).toBe(0);
+      const f = join(out, 'body_bridge.params.yaml');
+      return existsSync(f) ? (parse(readFileSync(f, 'utf8')) as { '/**': { ros__parameters: Record<string, unknown> } })['/**'].ros__parameters : null;
+    };
+    // By construction of the model (its header): root at (0, 0, 0.08), the body named MobileManipulator.
+    const mm = await run('mm', join(projectRoot, 'test/models/roles/mobile-manipulator.body'));
+    expect(mm).toEqual({
+      placement_frame: 'world', placement: [0, 0, 0.08, 0, 0, 0, 1], placement_odom_frame: 'odom', free_root_frame: '', root_joint: '',
+      planning_scene_project: join(dir, 'params-mm', 'simulation.cnoid'), planning_robot: 'MobileManipulator',
+    });
+    const body = all(items(readFileSync(join(dir, 'params-mm', 'simulation.cnoid'), 'utf8'))).find((i) => i.class === 'BodyItem')!;
+    expect(body.name).toBe('MobileManipulator');
+    expect(await run('pa10', join(corpusDir, 'choreonoid/share/model/PA10/PA10.body'))).toBeNull();
+    expect(await run('sr1', join(corpusDir, 'choreonoid/share/model/SR1/SR1.body'))).toBeNull();
+  });
 });
 
 describe('a user\'s project, checked (read by readProject)', () => {
@@ -259,11 +279,14 @@ describe('a user\'s project, checked (read by readProject)', () => {
     expect(p).toMatchObject({ free_root_frame: '', root_joint: '', planning_scene_project: arm1, planning_robot: 'Arm' });
     expect(p.initial_joint_positions).toEqual(['J1=0', 'J2=0', 'J3=0', 'J4=0', 'J5=0', 'J6=0', 'J7=0', 'HAND_L=0', 'HAND_R=0']);
     // The cart's base is driven: REP-105 — world → odom where the project starts it (0, 0, 0.08), odom → base
-    // from diff_drive_controller — and no planning scene (its wheels stand on the floor).
+    // from diff_drive_controller — and the project's static bodies in MoveIt's planning scene, as for the arm.
     const good = join(dir, 'good.cnoid');
     expect(await runCli(['control', model, '-o', join(dir, 'cart'), '--project-file', good, '--samples', '5'], io), err).toBe(0);
     const cart = (parse(readFileSync(join(dir, 'cart', 'body_bridge.params.yaml'), 'utf8')) as { '/**': { ros__parameters: Record<string, unknown> } })['/**'].ros__parameters;
-    expect(cart).toEqual({ placement_frame: 'world', placement: [0, 0, 0.08, 0, 0, 0, 1], placement_odom_frame: 'odom', free_root_frame: '', root_joint: '', initial_joint_positions: ['LeftWheel=0', 'RightWheel=0'] });
+    expect(cart).toEqual({
+      placement_frame: 'world', placement: [0, 0, 0.08, 0, 0, 0, 1], placement_odom_frame: 'odom', free_root_frame: '', root_joint: '',
+      initial_joint_positions: ['LeftWheel=0', 'RightWheel=0'], planning_scene_project: good, planning_robot: 'Cart',
+    });
     expect(existsSync(join(dir, 'cart', 'body_bridge.params.yaml'))).toBe(true);
   });
 });

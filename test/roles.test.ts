@@ -95,6 +95,25 @@ describe('what the roles make: controllers and planning groups', () => {
     expect(c.controllers.text).toMatch(/open_loop: true/);
   });
 
+  it('the mobile manipulator: diff_drive_controller for the wheels, a trajectory controller and a planning group for the arm, no wheel in a group', () => {
+    // By construction (its header): two wheels of radius 0.08 at y = ±0.23, a 6-joint arm ending at TOOL's Holder.
+    const file = own('mobile-manipulator.body');
+    expect(byRole(file)).toEqual({ drive_wheel: 'LeftWheel RightWheel', arm: 'ARM_J1 ARM_J2 ARM_J3 ARM_J4 ARM_J5 ARM_J6' });
+    const d = inferRoles(loadRobotModel(file)).drive.drive!;
+    expect([d.kind, d.radius, d.separation]).toEqual(['wheels', 0.08, expect.closeTo(0.46, 12)]);
+    const c = configOf(file);
+    expect(c.controllers.controllers.map((x) => [x.name, x.joints])).toEqual([
+      ['joint_state_broadcaster', []],
+      ['diff_drive_controller', ['LeftWheel', 'RightWheel']],
+      ['arm_controller', ['ARM_J1', 'ARM_J2', 'ARM_J3', 'ARM_J4', 'ARM_J5', 'ARM_J6']],
+    ]);
+    const ros = applyRosConventions(loadRobotModel(file));
+    const groups = planningGroups(ros, undefined, inferRoles(ros.model)).groups;
+    const arm = groups.find((g) => g.name === 'arm')!;
+    expect(JSON.stringify(groups)).not.toMatch(/Wheel/);
+    expect(arm).toBeDefined();
+  });
+
   it('the skid-steer base: one diff_drive_controller with two wheels on each side', () => {
     const c = configOf(own('skid-steer-mesh.body'));
     expect(c.controllers.text).toMatch(/left_wheel_names:\n\s+- FrontLeftWheel\n\s+- RearLeftWheel\n/);

@@ -60,6 +60,7 @@ function caseDir(): string {
   mkdirSync(dir, { recursive: true });
   for (const f of ['arm.body', 'arm-shapes.body', 'box.body', 'floor.body', 'broken.body']) copyFileSync(join(models, f), join(dir, f));
   copyFileSync(join(projectRoot, 'models/sample_arm.body'), join(dir, 'sample_arm.body'));
+  copyFileSync(join(projectRoot, 'test/models/roles/mobile-manipulator.body'), join(dir, 'mobile-manipulator.body'));
   return dir;
 }
 
@@ -274,6 +275,25 @@ describe("a fixed base that stands on a static body: the contact allowed in Move
     expect(resent!.allowed_collision_matrix).toEqual(first!.allowed_collision_matrix);
     expect(logs(r, 'warn').filter((w) => /touches the robot's base/.test(w))).toEqual([]);
     expect(logs(r, 'info')).toContainEqual(expect.stringMatching(/^'Floor' touches the robot's base \(its link 'BASE' meets 'FLOOR'\) where the project puts them: the contact is allowed in MoveIt's collision matrix/));
+  });
+
+  it('a driven base (placement_odom_frame): its wheels and casters stand on the floor it drives on, allowed; its arm checked against it', () => {
+    // mobile-manipulator.body at its start pose (0, 0, 0.08): by construction its tyres (radius 0.08 about the
+    // axle at the root's height) and its back ball rest on z = 0, the floor's top; its front ball is 2 mm above it,
+    // within the REST_MARGIN (5 mm) a resting link may be.
+    const driven = { placement_frame: 'world', placement: [0, 0, 0.08, 0, 0, 0, 1], placement_odom_frame: 'odom', publish_robot_description_semantic: true, collision_samples: 200 };
+    const r = node(driven, 'mobile-manipulator.body');
+    const pairs = srdfPairs(r);
+    const allowed = allowedPairs(r.scenes()[0]!.allowed_collision_matrix);
+    // Without planning_robot every world's bodies are in, the other world's floor ('far', the same floor) too.
+    const resting = ['Chassis|Floor', 'Floor|LeftWheel_link', 'Floor|RightWheel_link', 'Chassis|far', 'LeftWheel_link|far', 'RightWheel_link|far'];
+    expect(allowed).toEqual([...pairs, ...resting].sort());
+    // The arm's links are named, so checked (false) against the floor; the table, named nowhere, against everything.
+    expect(r.scenes()[0]!.allowed_collision_matrix.entry_names).toEqual(expect.arrayContaining(['ARM_LINK1', 'ARM_LINK6', 'TOOL_link']));
+    expect(logs(r, 'info')).toContainEqual(expect.stringMatching(/^'Floor' touches the robot's base \(its links 'Chassis', 'LeftWheel_link', 'RightWheel_link' meet 'FLOOR'\) where the project puts them: the contact is allowed in MoveIt's collision matrix, the base drives on it/));
+    // The same free root not driven (no placement_odom_frame): its base may lift off, nothing is allowed.
+    const free = node({ ...driven, placement_odom_frame: '' }, 'mobile-manipulator.body');
+    expect(free.scenes()[0]!.allowed_collision_matrix.entry_names).toEqual([]);
   });
 
   it('lifted clear of the floor, the SRDF\'s own matrix goes back; unchanged, nothing more is sent', () => {

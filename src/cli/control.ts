@@ -14,9 +14,10 @@ import { CONTROL_MODES, type ControlMode, DEFAULT_CONTROL_MODE, chooseModes, isC
 import { type RoleAnalysis, inferRoles } from '../roles/roles.js';
 import { applyRoles, readRolesFile } from '../roles/roles-file.js';
 import { ModelLoadError, formatDiagnostic } from '../model/errors.js';
+import type { Pose } from '../model/types.js';
 import { planningGroups } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
-import { type LoadedProjectBody, readProject, SHARE_ENV, simulatedBodyParameters, type Project } from '../project/index.js';
+import { generatedBodyParameters, type LoadedProjectBody, readProject, SHARE_ENV, simulatedBodyParameters, type Project } from '../project/index.js';
 import { checkSimulationProject } from '../project/simulation-check.js';
 import { simulationProject } from '../project/simulation-project.js';
 import { writeFileAtomic } from '../urdf/index.js';
@@ -48,13 +49,15 @@ export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode 
   --frame-prefix P        body_bridge's frame_prefix, for the drive's odometry frames
   --ros-distro D          ${CONTROL_DISTROS.join(' or ')} (default: $ROS_DISTRO, else humble)
   --project               also write ${PROJECT_FILE}: a Choreonoid project simulating the model with these
-                          (AIST simulator at --time-step, floor, BodyROS2Item, ROS2ControlItem, WorldROS2Item)
+                          (AIST simulator at --time-step, floor, BodyROS2Item, ROS2ControlItem, WorldROS2Item);
+                          for a driven base also ${NODE_PARAMETERS_FILE}, as below, with that project's world
   --project-file FILE     the user's own project instead: checked for what ros2_control needs there (a
                           ROS2ControlItem under the model's BodyItem, its namespace, WorldROS2Item, a simulator),
                           its simulation step and namespace taken unless given; also writes
                           ${NODE_PARAMETERS_FILE}: the body placed in world where the project starts it and
                           the project's static bodies for MoveIt's planning scene; a driven base gets REP-105's
-                          world → odom there instead (its drive publishes odom → base)
+                          world → odom there instead (its drive publishes odom → base), the floor it stands
+                          on allowed against its wheels in MoveIt's collision matrix
   --share DIR             Choreonoid's share directory, for \${SHARE} in that project (default: $${SHARE_ENV},
                           else the share of the choreonoid found on PATH)
 ${CONVENTION_USAGE}  --package-path DIR      directory holding ROS packages (for package:// in the model); repeatable
@@ -225,28 +228,36 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
   }
   for (const w of config.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
   const files = [...config.files];
+  const driven = config.controllers.controllers.some((c) => c.name === DIFF_DRIVE_CONTROLLER);
+  let generated: { file: string; itemName: string; rootPose: Pose } | null = null;
   if (values.project) {
     const root = ros.model.links[0]!;
+    generated = { file: join(resolve(values.output), PROJECT_FILE), itemName: ros.model.name || config.robot, rootPose: root.offset };
     files.push({
       name: PROJECT_FILE,
       text: simulationProject({
         modelFile: resolve(args.file),
-        bodyName: ros.model.name || config.robot,
+        bodyName: generated.itemName,
         fixedRoot: root.joint.type !== 'free',
-        rootPose: root.offset,
+        rootPose: generated.rootPose,
         namespace,
         timeStep,
       }),
     });
   }
+  // A driven base in the project written here drives in its world (REP-105) as in a user's project; other models
+  // alone keep the frames they have without one.
   const nodeParameters = simulated
-    ? simulatedBodyParameters(simulated.project, simulated.body, { driven: config.controllers.controllers.some((c) => c.name === DIFF_DRIVE_CONTROLLER) })
-    : null;
+    ? simulatedBodyParameters(simulated.project, simulated.body, { driven })
+    : generated && driven
+      ? generatedBodyParameters(generated.file, generated.itemName, generated.rootPose)
+      : null;
+  const placedIn = simulated ? `body item "${simulated.body.itemName}" of ${simulated.project.file}` : `body item "${generated?.itemName}" of the ${PROJECT_FILE} written with it`;
   if (nodeParameters) {
     // An empty list has no ROS parameter type (rcl refuses it): left out, the node's default is empty.
     const given = Object.fromEntries(Object.entries(nodeParameters).filter(([, v]) => !(Array.isArray(v) && v.length === 0)));
     const doc = new Document({ '/**': { ros__parameters: given } });
-    doc.commentBefore = ` body_bridge's parameters for body item "${simulated!.body.itemName}" of ${simulated!.project.file}, generated by body_bridge (docs/control.md): placed in world where the project starts it; the project's static bodies in MoveIt's planning scene.`;
+    doc.commentBefore = ` body_bridge's parameters for ${placedIn}, generated by body_bridge (docs/control.md): placed in world where the project starts it; the project's static bodies in MoveIt's planning scene.`;
     // Every number a double (placement [0.5, 0, ...] mixing 0 and 0.5 is no ROS parameter type).
     visit(doc, {
       Scalar(_, node) {

@@ -124,14 +124,21 @@ export function sceneDiff(
   };
 }
 
-/** The links of `robot` that never move relative to its root: the root and what fixed joints hold to it. */
-function baseLinks(robot: RobotModel): Set<string> {
-  const fixed = new Set<string>();
+/**
+ * The links of `robot`'s base: the root and what fixed joints hold to it, and for a mobile base also what its
+ * mobility joints (`mobility`: wheels, casters, tracks) carry — a wheel turns but stays where it stands on the floor.
+ */
+function baseLinks(robot: RobotModel, mobility: ReadonlySet<string> = new Set()): Set<string> {
+  const base = new Set<string>();
   for (const l of robot.links) {
-    if (l.parent === null ? true : fixed.has(l.parent) && (l.joint.type === 'fixed' || l.joint.type === 'pseudo_continuous_track')) fixed.add(l.name);
+    const holds = l.joint.type === 'fixed' || l.joint.type === 'pseudo_continuous_track' || mobility.has(l.joint.name);
+    if (l.parent === null ? true : base.has(l.parent) && holds) base.add(l.name);
   }
-  return fixed;
+  return base;
 }
+
+/** How far above a static body a mobile base's link still rests on it (m). */
+export const REST_MARGIN = 0.005;
 
 /** A link of the planning robot's base and a static body (a collision object) that touch where they stand. */
 export interface BaseContact {
@@ -143,15 +150,22 @@ export interface BaseContact {
 }
 
 /**
- * Static bodies that touch the base of a fixed-base robot (its root link and what is fixed to it) where they
- * stand, one entry per base link that touches a body: the base never moves, so MoveIt finds every state of the
- * robot in collision with them (an arm bolted onto a floor or a table). Empty for a free root, whose base moves.
+ * Static bodies that touch the base of the robot where they stand, one entry per base link that touches a body.
+ * A fixed base never moves, so MoveIt finds every state of the robot in collision with them (an arm bolted onto a
+ * floor or a table). A mobile base (`mobility`: the joints of its wheels, casters and tracks, given only for a
+ * driven base) stands on the floor wherever it drives: its wheels and casters touch it in every state MoveIt plans
+ * the arm in; a link of it within REST_MARGIN above a body rests on it (a tyre tangent to the floor is a contact
+ * or none by a rounding, in our check as in MoveIt's FCL, and in the simulation the tyres sink into the floor).
+ * Without `mobility` a free root's base is left out (a humanoid's feet meet the floor in some states only).
  * Solids as the scene's objects are (the collision check of the collision matrix: exact contact counts).
  */
-export function touchingBase(robot: RobotModel, robotPose: Pose, bodies: readonly StaticBody[]): BaseContact[] {
+export function touchingBase(robot: RobotModel, robotPose: Pose, bodies: readonly StaticBody[], mobility?: ReadonlySet<string>): BaseContact[] {
   const root = robot.links[0];
-  if (!root || root.joint.type === 'free') return [];
-  const base = robot.links.filter((l) => baseLinks(robot).has(l.name));
+  if (!root || (root.joint.type === 'free' && mobility === undefined)) return [];
+  const inBase = baseLinks(robot, mobility);
+  // Resting: looked at REST_MARGIN lower, where it would be were it sunk into what it stands on.
+  const at = mobility === undefined ? robotPose : { ...robotPose, translation: [robotPose.translation[0], robotPose.translation[1], robotPose.translation[2] - REST_MARGIN] as typeof robotPose.translation };
+  const base = robot.links.filter((l) => inBase.has(l.name));
   const robotPoses = linkPosesInRoot(robot);
   const out: BaseContact[] = [];
   for (const b of bodies) {
@@ -159,7 +173,7 @@ export function touchingBase(robot: RobotModel, robotPose: Pose, bodies: readonl
     const links = [...base, ...b.model.links];
     const scene = collisionScene(prepareLinks(linkGeometries(links, { solids: 'scene' })));
     const bodyPoses = linkPosesInRoot(b.model);
-    placeLinks(scene, [...base.map((l) => composePose(robotPose, robotPoses.get(l.name)!)), ...b.model.links.map((l) => composePose(b.pose, bodyPoses.get(l.name)!))]);
+    placeLinks(scene, [...base.map((l) => composePose(at, robotPoses.get(l.name)!)), ...b.model.links.map((l) => composePose(b.pose, bodyPoses.get(l.name)!))]);
     for (let i = 0; i < base.length; i++) {
       const j = b.model.links.findIndex((_, k) => linksCollide(scene, i, base.length + k));
       if (j >= 0) out.push({ body: b.name, robotLink: base[i]!.name, bodyLink: b.model.links[j]!.name });
@@ -172,7 +186,8 @@ export function touchingBase(robot: RobotModel, robotPose: Pose, bodies: readonl
  * The allowed collision matrix MoveIt makes of an SRDF that only disables pairs (AllowedCollisionMatrix(srdf):
  * those pairs allowed, every other checked) with each base contact allowed too: a diff's
  * matrix replaces MoveIt's whole, so it must carry the SRDF's pairs as well. Allowing a base link against a
- * static body takes nothing from a plan: neither ever moves, so they touch in every state or in none.
+ * static body takes nothing from a plan of the robot's groups, which never move the base: they touch in every
+ * state of the plan or in none (a mobile base's wheels on the floor it drives on: in every one).
  */
 export function matrixWithContacts(srdf: { links: readonly string[]; disabled: readonly { link1: string; link2: string }[] }, contacts: readonly BaseContact[]): AllowedCollisionMatrix {
   const names: string[] = [];

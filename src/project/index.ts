@@ -7,5 +7,5 @@ export { jointSlots } from './joint-order.js';
 export { rosNodeName } from './ros-items.js';
 export type { JointSlots } from './joint-order.js';
 export type * from './types.js';
-export { DEFAULT_ROS2_CONTROL_MODE, launchPlan, placementOfPose, POSE_SOURCE_TYPES, rootJointOverride, simulatedBodyParameters, WORLD_FRAME } from './launch-plan.js';
+export { DEFAULT_ROS2_CONTROL_MODE, generatedBodyParameters, launchPlan, placementOfPose, POSE_SOURCE_TYPES, rootJointOverride, simulatedBodyParameters, WORLD_FRAME } from './launch-plan.js';
 export type { BodyLaunch, BodyNodeParameters, SimulatedBodyParameters, LaunchPlan, LaunchPlanOptions, LeftOutBody, PlanningLaunch, PoseSource, PoseSourceType } from './launch-plan.js';

@@ -297,11 +297,12 @@ export const ODOM_FRAME = 'odom';
 /**
  * How body_bridge serves the body that a user's project simulates under ros2_control (simulation.launch.py
  * project:=), beside what the launch gives it (robot_state_publisher in the item's namespace, ros2_control, the
- * controller's joint_states): placed in `world` where the project starts it. A fixed base stands there for
- * good, with the project's static bodies in MoveIt's planning scene. A base a diff_drive_controller drives gets
+ * controller's joint_states): placed in `world` where the project starts it, with the project's static bodies in
+ * MoveIt's planning scene. A fixed base stands there for good. A base a diff_drive_controller drives gets
  * REP-105's frames: world → odom on /tf_static at that start pose (where its odometry starts counting) and
- * odom → root from the drive, so rviz and TF see it drive through the world. No planning scene for it yet:
- * its wheels stand on the floor, a contact MoveIt would take for a collision at every state.
+ * odom → root from the drive, so rviz, TF and MoveIt's virtual joint (world → root, read from TF) see it drive
+ * through the world; the floor its wheels stand on is allowed against them in MoveIt's collision matrix
+ * (touchingBase in src/moveit/planning-scene.ts).
  */
 export function simulatedBodyParameters(project: Project, body: LoadedProjectBody, options: { driven: boolean }): SimulatedBodyParameters {
   const placed = {
@@ -311,9 +312,29 @@ export function simulatedBodyParameters(project: Project, body: LoadedProjectBod
     free_root_frame: '',
     root_joint: rootJointOverride(body),
     initial_joint_positions: initialJoints(body),
+    planning_scene_project: project.file,
+    planning_robot: body.itemName,
   };
-  if (options.driven) return { ...placed, placement_odom_frame: ODOM_FRAME };
-  return { ...placed, planning_scene_project: project.file, planning_robot: body.itemName };
+  return options.driven ? { ...placed, placement_odom_frame: ODOM_FRAME } : placed;
+}
+
+/**
+ * The same for a driven base simulated from its model alone, in the project body-bridge control writes for it
+ * (`projectFile`, the body item `itemName` at `rootPose`): that project's world is the world (its floor in the
+ * planning scene), and REP-105's frames hang from it where the project starts the body. Other models alone get
+ * no world: a fixed base is the URDF's root, a free root stands in world at its initial pose (free_root_frame).
+ */
+export function generatedBodyParameters(projectFile: string, itemName: string, rootPose: Pose): SimulatedBodyParameters {
+  return {
+    placement_frame: WORLD_FRAME,
+    placement: placementOfPose(rootPose),
+    placement_odom_frame: ODOM_FRAME,
+    free_root_frame: '',
+    root_joint: '',
+    initial_joint_positions: [],
+    planning_scene_project: projectFile,
+    planning_robot: itemName,
+  };
 }
 
 /** The launch plan of a read project. */

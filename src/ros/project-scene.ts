@@ -9,6 +9,8 @@ import { type PlanningScenePublisher, startPlanningScenePublisher } from './plan
 import { projectFiles, sceneFromProject } from './scene-from-project.js';
 import type { Transport } from './transport.js';
 import { matrixWithContacts, type StaticBody } from '../moveit/planning-scene.js';
+import { MOBILITY_ROLES } from '../roles/roles.js';
+import { servedRoles } from './served-roles.js';
 import type { Project } from '../project/index.js';
 
 export interface ProjectSceneOptions {
@@ -27,6 +29,16 @@ export interface ProjectScene {
   /** Follows planning_scene_project, watch_body_file and watch_period: starts, restarts or stops. */
   restart(): void;
   stop(): void;
+}
+
+/**
+ * A driven base's wheels, casters and tracks (placement_odom_frame: its drive moves it over the floor), by the roles
+ * the node serves by; null for any other robot.
+ */
+function mobilityJoints(p: NodeParams, served: Served): Set<string> | null {
+  if (p.placement_odom_frame === '') return null;
+  // The served model loaded with these roles: they read again as they did then.
+  return new Set(servedRoles(served.model, p).joints.filter((j) => MOBILITY_ROLES.has(j.role)).map((j) => j.joint));
 }
 
 /** The world frame the node places its robot in, and where: what TF says, so the scene agrees with it. */
@@ -72,11 +84,19 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
     }
     watched = signatures(projectFiles(project));
     const placed = robotPlacement(p, served);
+    let mobility: Set<string> | null;
+    try {
+      mobility = mobilityJoints(p, served);
+    } catch (error) {
+      log.error(`planning scene: ${describeError(error)}\nkeeping the last good scene`);
+      return;
+    }
     const world = sceneFromProject(project, {
       robot: served.model,
       robotPose: placed.robotPose,
       worldFrame: placed.worldFrame,
       planningRobot: p.planning_robot,
+      mobility,
       conventions: conventionsOfParams(p),
       previous,
     });
@@ -88,7 +108,8 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
     for (const [body, contacts] of contactsByBody) {
       const meet = `its link${contacts.length === 1 ? '' : 's'} ${contacts.map((c) => `'${c.robotLink}'`).join(', ')} meet${contacts.length === 1 ? 's' : ''} '${contacts[0]!.bodyLink}'`;
       if (semantic) {
-        log.info(`'${body}' touches the robot's base (${meet}) where the project puts them: the contact is allowed in MoveIt's collision matrix, since neither moves and they touch in every state of the robot`);
+        const why = mobility ? 'the base drives on it, so they touch in every state MoveIt plans the robot\'s groups in' : 'since neither moves and they touch in every state of the robot';
+        log.info(`'${body}' touches the robot's base (${meet}) where the project puts them: the contact is allowed in MoveIt's collision matrix, ${why}`);
       } else {
         log.warn(
           `'${body}' touches the robot's base (${meet}) where the project puts them: the base never moves, so MoveIt may find every state of the robot in collision with it. ` +

@@ -32,6 +32,11 @@ export interface SceneRequest {
   worldFrame: string;
   /** The robot's body item ('' = none). */
   planningRobot: string;
+  /**
+   * For a driven base (placement_odom_frame: it drives on the floor), the joints of its wheels, casters and tracks:
+   * what they carry is base, touching the floor in every state MoveIt plans in; null for any other robot.
+   */
+  mobility?: ReadonlySet<string> | null;
   /** How ROS names the bodies' links (the node's link_names, root_inertia). */
   conventions: RosConventions;
   /** The static bodies of the last good scene, by id: kept for bodies that no longer load. */
@@ -41,7 +46,7 @@ export interface SceneRequest {
 export interface ProjectSceneWorld {
   frame: PlacedFrame;
   bodies: StaticBody[];
-  /** Where a fixed-base robot's base touches a static body where they stand (one entry per base link and body). */
+  /** Where a fixed or driven base touches a static body where they stand (one entry per base link and body). */
   baseContacts: BaseContact[];
   /** What to tell the user: errors (a body that does not load) and warnings, located where they can be. */
   errors: string[];
@@ -90,7 +95,7 @@ export function sceneFromProject(project: Project, request: SceneRequest): Proje
     bodies.push({ name: id, model: applyRosConventions(asProjectHasIt(b), request.conventions).model, pose: b.initialRootPose });
   }
   const robotPose = request.robotPose ?? (robotBody?.kind === 'loaded' ? robotBody.initialRootPose : request.robot.links[0]!.offset);
-  const baseContacts = touchingBase(request.robot, robotPose, bodies);
+  const baseContacts = touchingBase(request.robot, robotPose, bodies, request.mobility ?? undefined);
   const virtualParent = request.robot.links[0]?.joint.type === 'free' ? VIRTUAL_PARENT : null;
   return { frame: planningFrameOf(request.robot, robotPose, virtualParent, request.worldFrame), bodies, baseContacts, errors, warnings };
 }
