@@ -13,7 +13,7 @@ describe('ownRosDomain', () => {
 
   it('gives every live suite a domain of its own, off the default 0, and sets it for what the suite starts', () => {
     delete process.env.BODY_BRIDGE_LIVE_DOMAIN_BASE;
-    const suites = ['ros-live', 'ros-live-choreonoid', 'ros-live-control', 'ros-live-moveit', 'ros-live-rviz', 'ros-live-world', 'ros-live-project'] as const;
+    const suites = ['ros-live', 'ros-live-choreonoid', 'ros-live-control', 'ros-live-moveit', 'ros-live-rviz', 'ros-live-world', 'ros-live-project', 'ros-live-shutdown', 'ros-live-faults', 'corpus-sweep', 'ros-live-mobile'] as const;
     const domains = suites.map((s) => {
       const d = ownRosDomain(s);
       expect(process.env.ROS_DOMAIN_ID).toBe(String(d));
@@ -28,7 +28,7 @@ describe('ownRosDomain', () => {
     process.env.BODY_BRIDGE_LIVE_DOMAIN_BASE = '10';
     expect(ownRosDomain('ros-live')).toBe(11);
     process.env.BODY_BRIDGE_LIVE_DOMAIN_BASE = '99';
-    expect(() => ownRosDomain('ros-live')).toThrow(/BODY_BRIDGE_LIVE_DOMAIN_BASE=99: expected a whole number from 0 to 91/);
+    expect(() => ownRosDomain('ros-live')).toThrow(/BODY_BRIDGE_LIVE_DOMAIN_BASE=99: expected a whole number from 0 to 90/);
     process.env.BODY_BRIDGE_LIVE_DOMAIN_BASE = 'x';
     expect(() => ownRosDomain('ros-live')).toThrow(/BODY_BRIDGE_LIVE_DOMAIN_BASE=x/);
   });

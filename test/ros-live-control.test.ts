@@ -47,7 +47,7 @@ import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { driveCommand, holdSpeed, largestGap, type SimulationRun, simulationClock, startSimulation as startLaunch, waitForControllers as waitForSpawners } from './support/simulation-live.js';
 import { skipWithout } from './support/peer-skip.js';
-import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup } from './support/peers.js';
+import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup, rosPython } from './support/peers.js';
 import { chainJoints, readSrdf, readUrdf } from './support/moveit-live.js';
 import { stampSeconds, TfBuffer } from './live/choreonoid/geometry.js';
 import {
@@ -205,11 +205,6 @@ const DRIVES: Drive[] = [
   { name: 'FourWheelCar', file: join(corpusDir, 'choreonoid/share/model/misc/FourWheelCar.body'), topics: BICYCLE_TOPICS, turn: true },
 ];
 
-/** The Python the sourced ROS 2 runs its own tools with (the ros2 script's #! line): rclpy is built for it. */
-function rosPython(): string {
-  const first = readFileSync(everyOnPath('ros2')[0]!, 'utf8').split('\n')[0]!;
-  return first.startsWith('#!') ? first.slice(2).trim().split(/\s+/)[0]! : 'python3';
-}
 
 /** The MoveIt probe's "world" answer (test/peers/moveit_probe.py). */
 interface PlanningSceneWorld {

@@ -28,7 +28,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
-import { everyOnPath, findMoveGroup } from './support/peers.js';
+import { everyOnPath, findMoveGroup, rosPython } from './support/peers.js';
 import {
   chainJoints,
   complaints,
@@ -55,11 +55,6 @@ const SUCCESS = 1;
 const INVALID_GOAL_CONSTRAINTS = -16;
 const READY = 'You can start planning now!';
 
-/** The Python the sourced ROS 2 runs its own tools with (the ros2 script's #! line): rclpy is built for it. */
-function rosPython(): string {
-  const first = readFileSync(everyOnPath('ros2')[0]!, 'utf8').split('\n')[0]!;
-  return first.startsWith('#!') ? first.slice(2).trim().split(/\s+/)[0]! : 'python3';
-}
 
 interface Robot {
   name: string;

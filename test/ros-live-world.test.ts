@@ -25,7 +25,7 @@ import type { Mat3 } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
 import { type Any, differingPixels, guiEnv, installedPackage, isModelWarning, liveRos, processGroup, sleep, sourced, startXvfb, waitFor, type XDisplay, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
-import { everyOnPath, findChoreonoidRos, findImageMagick, findMoveGroup, findRviz2, findXvfb } from './support/peers.js';
+import { everyOnPath, findChoreonoidRos, findImageMagick, findMoveGroup, findRviz2, findXvfb, rosPython } from './support/peers.js';
 import { fclCollisions, fclPeers, type ObstacleBox } from './support/moveit-peers.js';
 import { poseFromMatrix16, rotationAngle, stampSeconds, TfBuffer } from './live/choreonoid/geometry.js';
 import { ARM, ARM_BODY, ARM_POSES, CABINET, FLOOR, MOTION_FILE, motionSeq, OBSTACLES, PILLAR, PROJECT_FILE, projectText, ROVER, ROVER_POSE_TOPIC, ROVER_REST_Z, SCENE_DIR, SETTLE, WALL } from './live/world/scene.js';
@@ -378,11 +378,6 @@ describe.skipIf(skipChoreonoid)('project.launch.py serves a whole project, as Ch
   });
 });
 
-/** The Python the sourced ROS 2 runs its own tools with (the ros2 script's #! line): rclpy is built for it. */
-function rosPython(): string {
-  const first = readFileSync(everyOnPath('ros2')[0]!, 'utf8').split('\n')[0]!;
-  return first.startsWith('#!') ? first.slice(2).trim().split(/\s+/)[0]! : 'python3';
-}
 
 const deg = (d: number): number => (d * Math.PI) / 180;
 /** The arm's planning group and where it goes: from reaching out to its right (−y) at shoulder height to its left (+y). */

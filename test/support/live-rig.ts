@@ -327,13 +327,13 @@ export const isModelWarning = (line: string): boolean =>
   /^\[body_bridge-\d+\] \[WARN\]/.test(line) && (/\.(body|wrl|yaml):\d+:\d+: warning:/.test(line) || /no input topic \(nameless device/.test(line));
 
 /** The live suites that run ROS nodes, each given a ROS domain of its own by ownRosDomain. */
-const LIVE_SUITES = ['ros-live', 'ros-live-choreonoid', 'ros-live-control', 'ros-live-moveit', 'ros-live-rviz', 'ros-live-world', 'ros-live-project', 'ros-live-shutdown', 'ros-live-faults', 'corpus-sweep'] as const;
+const LIVE_SUITES = ['ros-live', 'ros-live-choreonoid', 'ros-live-control', 'ros-live-moveit', 'ros-live-rviz', 'ros-live-world', 'ros-live-project', 'ros-live-shutdown', 'ros-live-faults', 'corpus-sweep', 'ros-live-mobile'] as const;
 
 /**
  * Puts this test file's process, and every process it starts, on a ROS domain of the suite's own: vitest runs
  * files side by side, and two suites on one domain would hear each other's Choreonoid /clock and /tf, and call
  * each other's move_group. It also keeps the suites off the domain of a graph the user has running. Domains
- * BODY_BRIDGE_LIVE_DOMAIN_BASE + 1… (default 60: 61–70, the last the corpus sweep's (sweep/), clear of the default 0 and of Linux's ephemeral ports);
+ * BODY_BRIDGE_LIVE_DOMAIN_BASE + 1… (default 60: 61–71, the corpus sweep's (sweep/) 70, clear of the default 0 and of Linux's ephemeral ports);
  * set the base apart to run two checkouts' suites at once.
  */
 export function ownRosDomain(suite: (typeof LIVE_SUITES)[number]): number {

@@ -85,6 +85,12 @@ const entries = (dir: string): string[] => {
 };
 
 /** Every executable named `name` along PATH, in PATH's order. */
+/** The Python the sourced ROS 2 runs its own tools with (the ros2 script's #! line): rclpy is built for it. */
+export function rosPython(env: Env = process.env): string {
+  const first = readFileSync(everyOnPath('ros2', env)[0]!, 'utf8').split('\n')[0]!;
+  return first.startsWith('#!') ? first.slice(2).trim().split(/\s+/)[0]! : 'python3';
+}
+
 export function everyOnPath(name: string, env: Env = process.env): string[] {
   return unique(list(env.PATH).map((d) => join(d, name)).filter(isExecutableFile));
 }

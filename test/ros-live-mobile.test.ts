@@ -1,0 +1,374 @@
+// A mobile manipulator in its world (issue 38), live: `ros2 launch body_bridge simulation.launch.py` with body_bridge's
+// test robot test/models/roles/mobile-manipulator.body (a two-wheeled base carrying a 6-joint arm), once from the
+// model alone and once in a user's project with a table (test/live/mobile/Workshop.cnoid), Choreonoid's probe
+// (test/live/choreonoid/probe.py) as the ground truth. Nothing is written by hand for the robot: the launch makes
+// the gains, the controllers (diff_drive_controller, the arm's joint_trajectory_controller), the SRDF and the
+// planning scene. Each run:
+// - REP-105: world → odom on /tf_static where the project starts the base, odom → base from the drive; before it
+//   moves, body_bridge's world → base equals Choreonoid's root pose;
+// - the base is driven 1 m (0.25 m/s on diff_drive_controller's cmd_vel until its odometry counts 1 m); Choreonoid
+//   moves the root 1 m ± 5 %, and the odometry's base (world → odom → base) stays within ODOMETRY_TOLERANCE of
+//   Choreonoid's root;
+// - MoveIt's virtual joint (world → base, read from /tf) is where the odometry puts the base, and its planning
+//   scene holds the project's static bodies in world, the floor allowed against the wheels and casters only;
+// - model alone: a pose goal for the arm's tip given in world (the tip's pose at a chosen arm state, by move_group's
+//   /compute_fk with the base where it now stands) is planned and executed; the tip by body_bridge's /tf ends within
+//   TIP_TOLERANCE of it, and by Choreonoid's link poses within TIP_TOLERANCE plus what the odometry's error moves
+//   the tip (the base's odometry pose against Choreonoid's, carried to the tip);
+// - in the project: the arm goes to START (stretched out low to the left), then a goal (the same to the right) whose
+//   straight joint-space path runs through the table is planned around it and executed: FCL
+//   (test/peers/fcl_collide.cpp) finds no contact with the table's own box at any state Choreonoid's joints passed
+//   through (the probe's samples, in the base frame where Choreonoid has the base), and MoveIt finds the straight
+//   line blocked by the table.
+// Figures: build/live-mobile/report.json and the console. Skipped, with the reason, where ROS 2, rclnodejs,
+// Choreonoid with ROS2ControlItem, move_group, FCL or a C++ compiler are absent.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { composePose, mulVec, quaternionFromMatrix, transpose } from '../src/model/math.js';
+import type { Mat3, Pose, Vec3 } from '../src/model/types.js';
+import { installedChoreonoid } from '../src/project/path-variables.js';
+import { logComplaints, planarDisplacement, type ProbeSample, sampleAt } from './support/control-live.js';
+import { type Any, closeObserver, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, sleep, sourced, waitFor } from './support/live-rig.js';
+import { fclCollisions, fclPeers, type ObstacleBox } from './support/moveit-peers.js';
+import { projectRoot, requireShared } from './support/oracle.js';
+import { skipWithout } from './support/peer-skip.js';
+import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup, rosPython } from './support/peers.js';
+import { driveCommand, holdSpeed, largestGap, simulationClock, type SimulationRun, startSimulation, waitForControllers } from './support/simulation-live.js';
+import { matrixFromQuaternion, poseFromMatrix16, rotationAngle, TfBuffer } from './live/choreonoid/geometry.js';
+
+ownRosDomain('ros-live-mobile');
+
+const ros = await liveRos();
+const skipAll = skipWithout(ros) || skipWithout(findChoreonoidRos(), findChoreonoidRos2Control(), findMoveGroup(), ...fclPeers());
+
+const MODEL = join(projectRoot, 'test/models/roles/mobile-manipulator.body');
+const WORKSHOP = join(projectRoot, 'test/live/mobile/Workshop.cnoid');
+const ROOT = 'Chassis';
+const TIP = 'TOOL_link';
+/** Choreonoid's name of the tip link (the URDF's TOOL_link: a link named like its joint). */
+const TIP_CHOREONOID = 'TOOL';
+const GROUP = 'arm';
+/**
+ * 1 m at 0.25 m/s, until the odometry has counted it (at most 8 s of simulation time). Open-loop, 4 s at 0.25 m/s
+ * moved this 16.6 kg base 0.92–0.94 m (28 Nov 2026, the odometry within 1 cm of Choreonoid): the wheels' velocity
+ * loop (velocity_pd, P only, lowered for stability at the 1 ms step) holds its speed 6–8 % low against the tyres'
+ * rolling resistance. A user drives to a distance, as here.
+ */
+const DRIVE = { speed: 0.25, distance: 1.0, seconds: 8, tolerance: 0.05 };
+/** m: the odometry's base against Choreonoid's root after the drive (wheel slip on 1 m; measured 2026-11-28: see the report). */
+const ODOMETRY_TOLERANCE = 0.03;
+/** m, rad: the tip against a pose goal (MoveIt's tolerances 1 mm and 0.01 rad, the PD gains' sag, tracking). */
+const TIP_TOLERANCE = { position: 0.005, angle: 0.02 };
+const SUCCESS = 1;
+/**
+ * MoveIt's velocity and acceleration scaling for the arm's motions. The turret (ARM_J1) swinging the stretched-out
+ * arm from one side to the other lagged 5.43 mrad behind its path at 0.5, and 5.44 mrad in one of two runs at 0.25,
+ * against a path tolerance of 5.31 mrad (the lag the gain design predicts for it, docs/control.md), and the
+ * controller aborted (28 Nov 2026): its reaction turns the base on its wheels, whose velocity loop holds no heading,
+ * which the design, made for a base that stands still, does not see. Slower, the reaction is smaller.
+ */
+const SCALING = 0.1;
+const START_TIMEOUT = 900_000;
+/** The pose goal's arm state (model alone): reaching forward and down, wrist turned. */
+const REACH: Record<string, number> = { ARM_J1: 0.4, ARM_J2: 0.7, ARM_J3: 1.3, ARM_J4: 0.3, ARM_J5: 0.8, ARM_J6: -0.5 };
+/**
+ * The table case: the arm stretched out low (its tip 0.18 m above the floor, 0.53 m from the turret's axis) to the
+ * left, then the same to the right. Straight ahead of the base, where the line from one to the other passes, stands
+ * the table (top 0.3 m).
+ */
+const START: Record<string, number> = { ARM_J1: 1.4, ARM_J2: 1.2, ARM_J3: 1.2, ARM_J4: 0, ARM_J5: 0, ARM_J6: 0 };
+const GOAL: Record<string, number> = { ...START, ARM_J1: -1.4 };
+/** The table in the project (Workshop.cnoid, Table.body): its box in world. */
+const TABLE_YAW = Math.PI / 6;
+const TABLE: ObstacleBox = { name: 'Table', centre: [1.84234, 0.475, 0.15], quaternion: [0, 0, Math.sin(TABLE_YAW / 2), Math.cos(TABLE_YAW / 2)], size: [0.4, 1.0, 0.3] };
+/** States FCL checks between two of Choreonoid's samples (50 ms apart). */
+const SUBSTEPS = 5;
+/** Log lines that are no fault of ours, each with its reason (logComplaints lists every other complaint). */
+const ALLOWED = [
+  {
+    pattern: /^\[move_group-\d+\] \[WARN\] \[[\d.]+\] \[moveit_ros\.current_state_monitor\]: Unable to update multi-DOF joint 'virtual_joint':Failure to lookup transform between 'world'and 'Chassis' with TF exception: Could not find a connection between 'world' and 'Chassis' because they are not part of the same tree\./,
+    why: "move_group starts beside Choreonoid; odom → Chassis comes from diff_drive_controller, which runs only once Choreonoid has loaded and the spawners have activated it: until then world → odom (body_bridge, at once) and Chassis → … (body_bridge) are two trees, and MoveIt's state monitor says so, once",
+  },
+];
+
+
+const translationError = (a: Pose, b: Pose): number => Math.hypot(...a.translation.map((v, i) => v - b.translation[i]!));
+const rotationOf = (q: readonly number[]): Mat3 => matrixFromQuaternion({ x: q[0]!, y: q[1]!, z: q[2]!, w: q[3]! });
+const poseOfList = (p: readonly number[]): Pose => ({ translation: [p[0]!, p[1]!, p[2]!], rotation: rotationOf(p.slice(3)) });
+function invertPose(p: Pose): Pose {
+  const r = transpose(p.rotation);
+  const t = mulVec(r, p.translation);
+  return { translation: [-t[0], -t[1], -t[2]], rotation: r };
+}
+const yawOf = (r: Mat3): number => Math.atan2(r[1][0], r[0][0]);
+
+interface PlanAnswer {
+  error_code: number;
+  planning_time: number;
+  joint_names: string[];
+  points: { t: number; p: number[] }[];
+  sent: number;
+  done: number;
+}
+interface SceneAnswer {
+  robot: string;
+  objects: { id: string; frame: string; pose: number[] }[];
+  allowed: [string, string][];
+  virtual: { joint: string; parent: string; translation: Vec3; rotation: [number, number, number, number] } | null;
+}
+
+describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in its world, and MoveIt moves its arm there', () => {
+  let rcl: Any;
+  let node: Any;
+  let setup = '';
+  let scratch = '';
+  const procs = processGroup();
+  const report: Record<string, unknown> = {};
+
+  beforeAll(async () => {
+    requireShared();
+    rcl = ros.rcl;
+    scratch = mkdtempSync(join(tmpdir(), 'bb-live-mobile-'));
+    setup = await installedPackage();
+    node = await observerNode(rcl, 'mobile-test');
+    node.spin();
+  }, 1_500_000);
+
+  afterEach(async () => {
+    await procs.stopAll();
+  }, 60_000);
+
+  afterAll(async () => {
+    await procs.stopAll();
+    closeObserver(rcl, node);
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (Object.keys(report).length > 0) {
+      const dir = join(projectRoot, 'build', 'live-mobile');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+      console.log(`mobile manipulator live figures (build/live-mobile/report.json):\n${JSON.stringify(report, null, 1)}`);
+    }
+  });
+
+  const probeMoveIt = (request: unknown, log: () => string): Promise<{ steps: Any[] }> =>
+    new Promise((resolve, reject) => {
+      const p = spawn('bash', sourced(setup, `${rosPython()} ${join(projectRoot, 'test/peers/moveit_world_probe.py')}`), { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      p.stdout.on('data', (d) => (out += String(d)));
+      p.stderr.on('data', (d) => (err += String(d)));
+      const timer = setTimeout(() => p.kill('SIGKILL'), 900_000);
+      p.on('exit', (code) => {
+        clearTimeout(timer);
+        if (code === 0) resolve(JSON.parse(out) as { steps: Any[] });
+        else reject(new Error(`moveit_world_probe.py exited ${code}:\n${err.slice(-4000)}\nlaunch log:\n${log().slice(-4000)}`));
+      });
+      p.stdin.end(JSON.stringify(request));
+    });
+
+  const tfListener = (): { tf: TfBuffer; stop: () => void } => {
+    const tf = new TfBuffer();
+    const subs = [
+      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', { qos: new rcl.QoS(1, 1000, 1, 2) }, (m: Any) => tf.add(m, false)),
+      node.createSubscription('tf2_msgs/msg/TFMessage', '/tf_static', { qos: new rcl.QoS(1, 100, 1, 1) }, (m: Any) => tf.add(m, true)),
+    ];
+    return { tf, stop: () => subs.forEach((s) => node.destroySubscription(s)) };
+  };
+
+  /** Choreonoid's pose of a link at a sample. */
+  const linkPose = (s: ProbeSample, link: string): Pose => poseFromMatrix16(s.links[link]!);
+
+  /**
+   * The launch up to the drive: controllers active, move_group ready; REP-105's frames checked before the base
+   * moves; then 1 m driven, and the figures of the base after it. Returns the run, the TF listener and the base's
+   * poses after the drive (Choreonoid's and the odometry's, through world → odom → base).
+   */
+  async function driveOneMetre(name: string, extra: string[], item?: string) {
+    const run: SimulationRun = startSimulation(procs, setup, scratch, { name, file: MODEL }, extra, item);
+    const log = run.launch.output;
+    await waitForControllers(run, START_TIMEOUT);
+    await waitFor('move_group ready', START_TIMEOUT, () => log().includes('You can start planning now!') || undefined, log);
+    const listener = tfListener();
+    const clock = simulationClock(node);
+    await waitFor('/clock and /tf world → odom → base', 120_000, () => clock.now() > 1 && listener.tf.poseIn('world', ROOT, clock.now() - 0.1, undefined, 0.5) !== null, log);
+    // At rest before the drive: body_bridge's world → base is Choreonoid's root.
+    await sleep(1000);
+    const restWall = Date.now() / 1000;
+    const rest = sampleAt(run.probe().samples, restWall)!;
+    const restTf = listener.tf.poseIn('world', ROOT, rest.sim, undefined, 0.5);
+    expect(restTf, 'world → Chassis on /tf at rest').not.toBeNull();
+    const restError = { position: translationError(restTf!, linkPose(rest, ROOT)), angle: rotationAngle(restTf!.rotation, linkPose(rest, ROOT).rotation) };
+    expect(restError.position, 'world → base at rest against Choreonoid (m)').toBeLessThan(0.005);
+    expect(restError.angle).toBeLessThan(0.01);
+    const odomStatic = listener.tf.poseIn('world', 'odom', rest.sim, undefined, Infinity);
+
+    // Driven as a user drives 1 m: DRIVE.speed on cmd_vel until the odometry has counted the distance (at most
+    // DRIVE.seconds of simulation time), then zero.
+    const odom: { x: number; y: number }[] = [];
+    const odomSub = node.createSubscription('nav_msgs/msg/Odometry', '/diff_drive_controller/odom', {}, (m: Any) => odom.push({ x: m.pose.pose.position.x, y: m.pose.pose.position.y }));
+    await waitFor('odometry', 60_000, () => odom.length > 0 || undefined, log);
+    const from = odom[odom.length - 1]!;
+    const counted = (): number => Math.hypot(odom[odom.length - 1]!.x - from.x, odom[odom.length - 1]!.y - from.y);
+    const reached = new AbortController();
+    const watch = setInterval(() => counted() >= DRIVE.distance && reached.abort(), 5);
+    const cmd = driveCommand(node, clock.now);
+    const startWall = Date.now() / 1000;
+    const startSim = clock.now();
+    const sentAt = await holdSpeed(cmd.send, clock.now, DRIVE.speed, DRIVE.seconds, reached.signal);
+    const drivenSeconds = clock.now() - startSim;
+    clearInterval(watch);
+    await holdSpeed(cmd.send, clock.now, 0, 2.0);
+    cmd.stop();
+    node.destroySubscription(odomSub);
+    const afterWall = Date.now() / 1000;
+    const before = sampleAt(run.probe().samples, startWall)!;
+    const after = sampleAt(run.probe().samples, afterWall)!;
+    const moved = planarDisplacement(before, after, ROOT);
+    const truth = linkPose(after, ROOT);
+    const odometry = listener.tf.poseIn('world', ROOT, after.sim, undefined, 0.5);
+    expect(odometry, 'world → odom → Chassis after the drive').not.toBeNull();
+    const figures = {
+      restError,
+      worldToOdom: odomStatic ? { translation: odomStatic.translation, yaw: yawOf(odomStatic.rotation) } : null,
+      commanded: { speed: DRIVE.speed, distance: DRIVE.distance, seconds: drivenSeconds, largestGap: largestGap(sentAt) },
+      choreonoidMoved: moved,
+      odometryError: { position: translationError(odometry!, truth), yaw: yawOf(odometry!.rotation) - yawOf(truth.rotation) },
+    };
+    report[name] = figures;
+    const lapsed = figures.commanded.largestGap > 0.5 ? ` (this test's commands lapsed for ${figures.commanded.largestGap.toFixed(2)} s of simulation time, past cmd_vel_timeout 0.5 s: the machine starved the test)` : '';
+    expect(Math.abs(moved - DRIVE.distance), `Choreonoid moved the root ${moved} m${lapsed}`).toBeLessThanOrEqual(DRIVE.tolerance * DRIVE.distance);
+    expect(figures.odometryError.position, 'the odometry base against Choreonoid (m)').toBeLessThanOrEqual(ODOMETRY_TOLERANCE);
+    clock.stop();
+    return { run, listener, truth, odometry: odometry!, figures };
+  }
+
+  /** MoveIt's scene: its virtual joint where /tf has the base, the floor allowed against the base only, `present` in world. */
+  function checkScene(scene: SceneAnswer, odometry: Pose, present: string[]): void {
+    expect(scene.virtual, "MoveIt's virtual joint state").not.toBeNull();
+    const v = scene.virtual!;
+    const moveitBase: Pose = { translation: v.translation, rotation: rotationOf(v.rotation) };
+    expect(v.parent).toBe('world');
+    expect(translationError(moveitBase, odometry), "MoveIt's base against /tf's (m)").toBeLessThan(0.01);
+    expect(scene.objects.map((o) => o.id).sort()).toEqual([...present].sort());
+    for (const o of scene.objects) expect(o.frame, o.id).toBe('world');
+    // Only the floor is allowed, and only against what the base stands on: wheels and the chassis (its balls).
+    expect(scene.allowed.filter((p) => p.includes('Floor')).map((p) => p.find((n) => n !== 'Floor')).sort()).toEqual(['Chassis', 'LeftWheel_link', 'RightWheel_link']);
+    expect(scene.allowed.filter((p) => !p.includes('Floor'))).toEqual([]);
+  }
+
+  it('from the model alone: REP-105 frames, 1 m driven, a pose goal in world reached in world', async () => {
+    const { run, listener, truth, odometry } = await driveOneMetre('model-alone', []);
+    const log = run.launch.output;
+    try {
+      const answer = await probeMoveIt({ timeout: 300, group: GROUP, tip: TIP, scaling: SCALING, planning_time: 10, steps: [{ kind: 'scene' }, { kind: 'fk', joints: REACH }] }, log);
+      const scene = answer.steps[0] as SceneAnswer;
+      checkScene(scene, odometry, ['Floor']);
+      const fk = answer.steps[1] as { frame: string; pose: number[] };
+      expect(fk.frame).toBe('world');
+      const goal = poseOfList(fk.pose);
+      const moved = await probeMoveIt({ timeout: 300, group: GROUP, tip: TIP, scaling: SCALING, planning_time: 10, steps: [{ kind: 'pose', execute: true, goal: { frame: 'world', position: fk.pose.slice(0, 3), orientation: fk.pose.slice(3) } }] }, log);
+      const plan = moved.steps[0] as PlanAnswer;
+      expect(plan.error_code, log().slice(-4000)).toBe(SUCCESS);
+      await sleep(2000);
+      const end = sampleAt(run.probe().samples, Date.now() / 1000)!;
+      const tipTf = listener.tf.poseIn('world', TIP, end.sim, undefined, 0.5);
+      expect(tipTf, 'world → TOOL_link on /tf').not.toBeNull();
+      const tipChoreonoid = linkPose(end, TIP_CHOREONOID);
+      // What the odometry's error moves the tip by: the tip in the base frame (Choreonoid's), carried by each base pose.
+      const tipInBase = composePose(invertPose(linkPose(end, ROOT)), tipChoreonoid);
+      const carried = translationError(composePose(odometry, tipInBase), composePose(truth, tipInBase));
+      const figures = {
+        goal: fk.pose,
+        planningTime: plan.planning_time,
+        tipTf: { position: translationError(tipTf!, goal), angle: rotationAngle(tipTf!.rotation, goal.rotation) },
+        tipChoreonoid: { position: translationError(tipChoreonoid, goal), angle: rotationAngle(tipChoreonoid.rotation, goal.rotation), odometryCarried: carried },
+        tipInBase: { position: translationError(composePose(invertPose(odometry), goal), tipInBase) },
+      };
+      report['model-alone'] = { ...(report['model-alone'] as object), pose: figures, scene: { objects: scene.objects.map((o) => o.id), allowed: scene.allowed, virtual: scene.virtual } };
+      expect(figures.tipTf.position, 'tip by /tf against the goal in world (m)').toBeLessThanOrEqual(TIP_TOLERANCE.position);
+      expect(figures.tipTf.angle).toBeLessThanOrEqual(TIP_TOLERANCE.angle);
+      expect(figures.tipChoreonoid.position, 'tip in Choreonoid against the goal in world (m)').toBeLessThanOrEqual(TIP_TOLERANCE.position + carried);
+      expect(logComplaints(log(), ALLOWED), log().slice(-6000)).toEqual([]);
+    } finally {
+      listener.stop();
+    }
+  }, 3_600_000);
+
+  it(`in a user's project (${WORKSHOP.slice(projectRoot.length + 1)}): 1 m driven towards the table, then a goal straight through it is planned around it`, async () => {
+    const share = installedChoreonoid(process.env)?.share;
+    if (!share) throw new Error(`no choreonoid on PATH: \${SHARE} in ${WORKSHOP} names nothing`);
+    const { run, listener, odometry } = await driveOneMetre('workshop', [`project:=${WORKSHOP}`], 'Rover');
+    const log = run.launch.output;
+    try {
+      const steps = [{ kind: 'scene' }, { kind: 'joint', goal: START, execute: true }, { kind: 'valid', joints: GOAL }];
+      const n = 20;
+      for (let i = 1; i < n; i++) steps.push({ kind: 'valid', joints: Object.fromEntries(Object.keys(START).map((j) => [j, START[j]! + ((GOAL[j]! - START[j]!) * i) / n])) });
+      const answer = await probeMoveIt({ timeout: 300, group: GROUP, tip: TIP, scaling: SCALING, planning_time: 20, steps }, log);
+      const scene = answer.steps[0] as SceneAnswer;
+      checkScene(scene, odometry, ['Floor', 'Table']);
+      const table = scene.objects.find((o) => o.id === 'Table')!;
+      expect(translationError(poseOfList(table.pose), { translation: TABLE.centre as Vec3, rotation: rotationOf(TABLE.quaternion!) }), 'the table in MoveIt against the project (m)').toBeLessThan(1e-6);
+      const toStart = answer.steps[1] as PlanAnswer;
+      expect(toStart.error_code, log().slice(-4000)).toBe(SUCCESS);
+      const goalValid = answer.steps[2] as { valid: boolean; contacts: string[][] };
+      expect(goalValid, 'the goal state').toEqual({ valid: true, contacts: [] });
+      const straight = answer.steps.slice(3) as { valid: boolean; contacts: string[][] }[];
+      const blocked = straight.filter((s) => !s.valid);
+      expect(blocked.length, "states of the straight line MoveIt finds in collision").toBeGreaterThan(0);
+      expect(blocked.every((s) => s.contacts.some((c) => c.includes('Table'))), JSON.stringify(blocked.slice(0, 2))).toBe(true);
+
+      await sleep(1500);
+      const fromWall = Date.now() / 1000;
+      const around = (await probeMoveIt({ timeout: 300, group: GROUP, tip: TIP, scaling: SCALING, planning_time: 20, steps: [{ kind: 'joint', goal: GOAL, execute: true }] }, log)).steps[0] as PlanAnswer;
+      expect(around.error_code, log().slice(-4000)).toBe(SUCCESS);
+      await sleep(2000);
+      const samples = run.probe().samples.filter((s) => s.wall >= fromWall && s.running);
+      const end = samples[samples.length - 1]!;
+      const goalError = Math.max(...Object.keys(GOAL).map((j) => Math.abs(end.q[j]! - GOAL[j]!)));
+      // FCL over what Choreonoid's arm did: its joints at every sample and between, the table's box in the base frame
+      // where Choreonoid has the base (it stands still while the arm moves).
+      const base = linkPose(end, ROOT);
+      const inBase = composePose(invertPose(base), { translation: TABLE.centre as Vec3, rotation: rotationOf(TABLE.quaternion!) });
+      const q = (s: ProbeSample): number[] => Object.keys(GOAL).map((j) => s.q[j]!);
+      const states: Map<string, number>[] = [];
+      for (let k = 0; k + 1 < samples.length; k++) {
+        for (let s = 0; s < SUBSTEPS; s++) states.push(new Map(Object.keys(GOAL).map((j, i) => [j, q(samples[k]!)[i]! + ((q(samples[k + 1]!)[i]! - q(samples[k]!)[i]!) * s) / SUBSTEPS])));
+      }
+      const urdfFile = join(scratch, 'mobile.urdf');
+      let urdf: string | undefined;
+      const sub = node.createSubscription('std_msgs/msg/String', '/robot_description', { qos: new rcl.QoS(1, 1, 1, 1) }, (m: Any) => (urdf = m.data));
+      await waitFor('/robot_description', 60_000, () => urdf);
+      node.destroySubscription(sub);
+      writeFileSync(urdfFile, urdf!);
+      const quaternion = quaternionOf(inBase.rotation);
+      const fcl = fclCollisions(urdfFile, states, 1, [{ name: 'Table', centre: inBase.translation, quaternion, size: TABLE.size }]);
+      const touching = fcl.hits.filter((h) => [...h].some((k) => k.includes('@Table'))).length;
+      // The straight line, by the same check: it does run into the table's box.
+      const line = Array.from({ length: 41 }, (_, i) => new Map(Object.keys(GOAL).map((j) => [j, START[j]! + ((GOAL[j]! - START[j]!) * i) / 40])));
+      const lineFcl = fclCollisions(urdfFile, line, 1, [{ name: 'Table', centre: inBase.translation, quaternion, size: TABLE.size }]);
+      const lineTouching = lineFcl.hits.filter((h) => [...h].some((k) => k.includes('@Table'))).length;
+      const lift = Math.min(...samples.map((s) => s.q.ARM_J2!));
+      report.workshop = {
+        ...(report.workshop as object),
+        scene: { objects: scene.objects.map((o) => o.id), allowed: scene.allowed, virtual: scene.virtual },
+        straightLine: { moveitBlocked: blocked.length, of: straight.length, fclTouching: lineTouching, fclStates: line.length },
+        around: { planningTime: around.planning_time, points: around.points.length, duration: around.points[around.points.length - 1]?.t, choreonoidStates: states.length, fclTouching: touching, finalError: goalError, lowestJ2: lift },
+      };
+      expect(lineTouching, 'FCL: states of the straight line inside the table').toBeGreaterThan(0);
+      expect(touching, 'FCL: states Choreonoid passed through touching the table').toBe(0);
+      expect(goalError, 'the arm at the goal in Choreonoid (rad)').toBeLessThan(0.01);
+      expect(logComplaints(log(), ALLOWED), log().slice(-6000)).toEqual([]);
+    } finally {
+      listener.stop();
+    }
+  }, 3_600_000);
+});
+
+/** A unit quaternion [x, y, z, w] of a rotation matrix. */
+function quaternionOf(m: Mat3): [number, number, number, number] {
+  const q = quaternionFromMatrix(m);
+  return [q.x, q.y, q.z, q.w];
+}
