@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadRobotModel } from '../src/load.js';
 import { CollisionObjectOperation, MessageType, type CollisionObject, type PlanningScene, type TFMessage } from '../src/messages/messages.js';
 import type { Mat3, Pose } from '../src/model/types.js';
+import { ODOMETRY_PADDING } from '../src/moveit/planning-scene.js';
 import { fileSignature } from '../src/ros/dry-run.js';
 import type { NodeParams } from '../src/ros/params.js';
 import { SUBSCRIBER_POLL_MS } from '../src/ros/planning-scene-publisher.js';
@@ -279,8 +280,7 @@ describe("a fixed base that stands on a static body: the contact allowed in Move
 
   it('a driven base (placement_odom_frame): its wheels and casters stand on the floor it drives on, allowed; its arm checked against it', () => {
     // mobile-manipulator.body at its start pose (0, 0, 0.08): by construction its tyres (radius 0.08 about the
-    // axle at the root's height) and its back ball rest on z = 0, the floor's top; its front ball is 2 mm above it,
-    // within the REST_MARGIN (5 mm) a resting link may be.
+    // axle at the root's height) and its ball rest on z = 0, the floor's top.
     const driven = { placement_frame: 'world', placement: [0, 0, 0.08, 0, 0, 0, 1], placement_odom_frame: 'odom', publish_robot_description_semantic: true, collision_samples: 200 };
     const r = node(driven, 'mobile-manipulator.body');
     const pairs = srdfPairs(r);
@@ -291,9 +291,15 @@ describe("a fixed base that stands on a static body: the contact allowed in Move
     // The arm's links are named, so checked (false) against the floor; the table, named nowhere, against everything.
     expect(r.scenes()[0]!.allowed_collision_matrix.entry_names).toEqual(expect.arrayContaining(['ARM_LINK1', 'ARM_LINK6', 'TOOL_link']));
     expect(logs(r, 'info')).toContainEqual(expect.stringMatching(/^'Floor' touches the robot's base \(its links 'Chassis', 'LeftWheel_link', 'RightWheel_link' meet 'FLOOR'\) where the project puts them: the contact is allowed in MoveIt's collision matrix, the base drives on it/));
-    // The same free root not driven (no placement_odom_frame): its base may lift off, nothing is allowed.
+    // Its arm is kept clear of the world by the odometry's error (ODOMETRY_PADDING), every link the base does not
+    // carry: by construction the arm's six links and TOOL's.
+    const arm = ['ARM_LINK1', 'ARM_LINK2', 'ARM_LINK3', 'ARM_LINK4', 'ARM_LINK5', 'ARM_LINK6', 'TOOL_link'];
+    expect(r.scenes()[0]!.link_padding).toEqual(arm.map((link_name) => ({ link_name, padding: ODOMETRY_PADDING })));
+    expect(ODOMETRY_PADDING).toBeGreaterThan(0.016);
+    // The same free root not driven (no placement_odom_frame): its base may lift off, nothing is allowed or padded.
     const free = node({ ...driven, placement_odom_frame: '' }, 'mobile-manipulator.body');
     expect(free.scenes()[0]!.allowed_collision_matrix.entry_names).toEqual([]);
+    expect(free.scenes()[0]!.link_padding).toEqual([]);
   });
 
   it('lifted clear of the floor, the SRDF\'s own matrix goes back; unchanged, nothing more is sent', () => {

@@ -8,7 +8,7 @@
 // decides which bodies are static, where they stand and which frame MoveIt plans in (src/moveit/planning-scene.ts).
 import { type PlacedFrame } from '../moveit/scene-objects.js';
 import { invalidBodies, sceneContent, sceneDiff, type StaticBody } from '../moveit/planning-scene.js';
-import { type AllowedCollisionMatrix, type CollisionObject, MessageType, type ObjectColor, type PlanningScene } from '../messages/messages.js';
+import { type AllowedCollisionMatrix, type CollisionObject, type LinkPadding, MessageType, type ObjectColor, type PlanningScene } from '../messages/messages.js';
 import type { Publisher, QoS, Transport } from './transport.js';
 
 export const PLANNING_SCENE_TOPIC = 'planning_scene';
@@ -26,6 +26,8 @@ export interface SceneWorld {
    * or null to leave MoveIt's as it is (and send none to a move_group that starts later).
    */
   matrix?: AllowedCollisionMatrix | null;
+  /** Paddings for the robot's links against the world (a driven base's arm), or none: MoveIt's stay as they are. */
+  padding?: readonly LinkPadding[];
 }
 
 export interface PlanningScenePublisher {
@@ -65,6 +67,8 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
   let frame = '';
   /** The allowed collision matrix MoveIt has from us (sent again to a new move_group), and its text. */
   let matrix: { acm: AllowedCollisionMatrix; key: string } | null = null;
+  /** The paddings MoveIt has from us, and their text. */
+  let padding: { links: readonly LinkPadding[]; key: string } | null = null;
   let subscribers = 0;
 
   const send = (scene: PlanningScene): void => {
@@ -75,8 +79,8 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
   const sendAll = (why: string): void => {
     const all = [...current.values()];
     if (all.length === 0 && !matrix) return;
-    send(sceneDiff(all.map((c) => c.object), all.flatMap((c) => (c.color ? [c.color] : [])), [], frame, matrix?.acm));
-    log.info(`planning scene: ${all.length} objects${matrix ? ' and the allowed collision matrix' : ''} sent on ${topic} (${why})`);
+    send(sceneDiff(all.map((c) => c.object), all.flatMap((c) => (c.color ? [c.color] : [])), [], frame, matrix?.acm, padding?.links));
+    log.info(`planning scene: ${all.length} objects${matrix ? ' and the allowed collision matrix' : ''}${padding ? ' and the links\' padding' : ''} sent on ${topic} (${why})`);
   };
 
   const update = (world: SceneWorld): { successful: boolean; reason: string } => {
@@ -100,12 +104,16 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
     const matrixChanged = nextMatrix !== null && nextMatrix.key !== matrix?.key;
     // No matrix: MoveIt keeps the one it has, and a move_group that comes later is sent none.
     matrix = nextMatrix;
-    if (changed.length === 0 && removed.length === 0 && !matrixChanged) return { successful: true, reason: '' };
-    send(sceneDiff(changed.map((c) => c.object), changed.flatMap((c) => (c.color ? [c.color] : [])), removed, frame, matrixChanged ? matrix!.acm : undefined));
+    const nextPadding = world.padding && world.padding.length > 0 ? { links: world.padding, key: JSON.stringify(world.padding) } : null;
+    const paddingChanged = nextPadding !== null && nextPadding.key !== padding?.key;
+    padding = nextPadding;
+    if (changed.length === 0 && removed.length === 0 && !matrixChanged && !paddingChanged) return { successful: true, reason: '' };
+    send(sceneDiff(changed.map((c) => c.object), changed.flatMap((c) => (c.color ? [c.color] : [])), removed, frame, matrixChanged ? matrix!.acm : undefined, paddingChanged ? padding!.links : []));
     const parts = [
       changed.length > 0 ? `${changed.length} added or replaced (${changed.map((c) => c.object.id).join(', ')})` : '',
       removed.length > 0 ? `${removed.length} removed (${removed.join(', ')})` : '',
       matrixChanged ? `the allowed collision matrix replaced (${matrix!.acm.entry_names.length} entries)` : '',
+      paddingChanged ? `${padding!.links.length} links padded by ${padding!.links[0]!.padding} m against the world` : '',
     ].filter((p) => p !== '');
     log.info(`planning scene in ${frame}: ${parts.join(', ')}`);
     return { successful: true, reason: '' };

@@ -8,7 +8,7 @@ import { placementPose } from './placement.js';
 import { type PlanningScenePublisher, startPlanningScenePublisher } from './planning-scene-publisher.js';
 import { projectFiles, sceneFromProject } from './scene-from-project.js';
 import type { Transport } from './transport.js';
-import { matrixWithContacts, type StaticBody } from '../moveit/planning-scene.js';
+import { drivenBasePadding, matrixWithContacts, type StaticBody } from '../moveit/planning-scene.js';
 import { MOBILITY_ROLES } from '../roles/roles.js';
 import { servedRoles } from './served-roles.js';
 import type { Project } from '../project/index.js';
@@ -121,7 +121,9 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
     // every change (a contact gone puts the SRDF's own matrix back).
     publisher ??= startPlanningScenePublisher({ transport });
     const matrix = semantic && (world.baseContacts.length > 0 || publisher.hasMatrix()) ? matrixWithContacts(semantic.matrix, world.baseContacts) : null;
-    const result = publisher.update({ frame: world.frame, bodies: world.bodies, matrix });
+    // A driven base is where the odometry says: its arm is kept clear of the world by the odometry's error.
+    const padding = mobility ? drivenBasePadding(served.model, mobility) : [];
+    const result = publisher.update({ frame: world.frame, bodies: world.bodies, matrix, padding });
     if (result.successful) previous = new Map(world.bodies.map((b) => [b.name, b]));
     log.info(`planning scene from ${file} (${why}): ${world.bodies.length} static bod${world.bodies.length === 1 ? 'y' : 'ies'} considered, expressed in ${world.frame.name}`);
   };
