@@ -120,8 +120,8 @@ const SUBSTEPS = 5;
 /** Log lines that are no fault of ours, each with its reason (logComplaints lists every other complaint). */
 const ALLOWED = [
   {
-    pattern: /^\[move_group-\d+\] \[WARN\] \[[\d.]+\] \[moveit_ros\.current_state_monitor\]: Unable to update multi-DOF joint 'virtual_joint':Failure to lookup transform between 'world'and 'Chassis' with TF exception: Could not find a connection between 'world' and 'Chassis' because they are not part of the same tree\./,
-    why: "move_group starts beside Choreonoid; odom → Chassis comes from diff_drive_controller, which runs only once Choreonoid has loaded and the spawners have activated it: until then world → odom (body_bridge, at once) and Chassis → … (body_bridge) are two trees, and MoveIt's state monitor says so, once",
+    pattern: /^\[move_group-\d+\] \[WARN\] \[[\d.]+\] \[moveit_ros\.current_state_monitor\]: Unable to update multi-DOF joint 'virtual_joint':Failure to lookup transform between 'world'and '(\w+)' with TF exception: Could not find a connection between 'world' and '\1' because they are not part of the same tree\./,
+    why: "move_group starts beside Choreonoid; odom → base comes from diff_drive_controller, which runs only once Choreonoid has loaded and the spawners have activated it: until then world → odom (body_bridge, at once) and base → … (body_bridge) are two trees, and MoveIt's state monitor says so, once",
   },
 ];
 
