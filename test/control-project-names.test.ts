@@ -173,4 +173,16 @@ describe('body-bridge control --project: the names and the placement, and the no
       expect(existsSync(join(r.out, 'name_devices.py'))).toBe(false);
     }
   });
+
+  it.each([
+    // SR1-floor-box.body: the robot (WAIST) and the Box hang from the Floor root by free joints: it stands on its own floor.
+    ['choreonoid/share/model/SR1/SR1-floor-box.body', true],
+    // ContinuousTrackVehicle.body: each track's chain of shoes starts at a free joint (FOOT_L0, FOOT_R0), turned by the wheels.
+    ['choreonoid/share/model/misc/ContinuousTrackVehicle.body', true],
+    ['choreonoid/share/model/PA10/PA10.body', false],
+    ['choreonoid/share/model/HRP4C/HRP4C.body', false],
+  ])('%s: self-collision %s (a free joint below the root)', async (file, self) => {
+    const r = await run(model(file), `self-${file.replace(/\W/g, '_')}`);
+    expect(r.items.find((i) => i.class === 'BodyItem')!.data).toMatchObject({ self_collision_detection: self });
+  });
 });

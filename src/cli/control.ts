@@ -49,7 +49,9 @@ export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode 
   --frame-prefix P        body_bridge's frame_prefix, for the drive's odometry frames
   --ros-distro D          ${CONTROL_DISTROS.join(' or ')} (default: $ROS_DISTRO, else humble)
   --project               also write ${PROJECT_FILE}: a Choreonoid project simulating the model with these
-                          (AIST simulator at --time-step, floor, BodyROS2Item, ROS2ControlItem, WorldROS2Item)
+                          (AIST simulator at --time-step, floor, BodyROS2Item, ROS2ControlItem, WorldROS2Item);
+                          with name_devices.py for nameless devices and ${NODE_PARAMETERS_FILE} where the node's
+                          defaults would not match it (a renamed item, a free body lifted onto the floor)
   --project-file FILE     the user's own project instead: checked for what ros2_control needs there (a
                           ROS2ControlItem under the model's BodyItem, its namespace, WorldROS2Item, a simulator),
                           its simulation step and namespace taken unless given; also writes
@@ -250,6 +252,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
         bodyName: itemName,
         fixedRoot: !free,
         rootPose,
+        selfCollision: ros.model.links.slice(1).some((l) => l.joint.type === 'free'),
         namespace,
         timeStep,
         ...(script ? { deviceNamingScript: resolve(values.output, script) } : {}),
