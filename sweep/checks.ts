@@ -148,6 +148,7 @@ export function explosionFigures(
   root: string | null,
   jointStates: readonly { velocity: Record<string, number> }[] = [],
   units: Readonly<Record<string, string>> = {},
+  freeLinks: readonly string[] = [],
 ): Worst[] {
   const largest: Record<string, number> = {};
   const note = (joint: string, v: number): void => {
@@ -165,19 +166,23 @@ export function explosionFigures(
   }
   for (const m of jointStates) for (const [j, v] of Object.entries(m.velocity)) note(j, v);
   const figures: Worst[] = Object.entries(largest).map(([what, value]) => ({ what, value, bound: limits[what]!, unit: `${units[what] ?? 'rad'}/s` }));
-  if (root) {
+  // A free root, and a link on a free joint below it — the root of a body of its own in the simulation, which can
+  // fall as the root does (SR1-floor-box.body's robot through its own floor).
+  const fastest = (link: string): number => {
     let speed = 0;
     for (let i = 1; i < running.length; i++) {
       const a = running[i - 1]!;
       const b = running[i]!;
-      const pa = a.links[root];
-      const pb = b.links[root];
+      const pa = a.links[link];
+      const pb = b.links[link];
       if (!pa || !pb || b.sim <= a.sim) continue;
       const d = Math.hypot(pb[3]! - pa[3]!, pb[7]! - pa[7]!, pb[11]! - pa[11]!);
       speed = Math.max(speed, Number.isFinite(d) ? d / (b.sim - a.sim) : Infinity);
     }
-    figures.push({ what: `root ${root}`, value: speed, bound: ROOT_SPEED_LIMIT, unit: 'm/s' });
-  }
+    return speed;
+  };
+  if (root) figures.push({ what: `root ${root}`, value: fastest(root), bound: ROOT_SPEED_LIMIT, unit: 'm/s' });
+  for (const link of freeLinks) figures.push({ what: `free ${link}`, value: fastest(link), bound: ROOT_SPEED_LIMIT, unit: 'm/s' });
   return figures;
 }
 

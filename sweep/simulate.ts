@@ -256,7 +256,7 @@ async function judgeRun(
 
   // (d) Nothing moved faster than its limits, from the simulation's start to now.
   const speedLimits = Object.fromEntries(Object.entries(design.joints).filter(([, f]) => f.type === 'revolute' || f.type === 'prismatic').map(([j, f]) => [j, speedLimit(f)]));
-  result.explosion = judge(explosionFigures(run.probe().samples, speedLimits, design.freeRoot, graph.jointStates, units));
+  result.explosion = judge(explosionFigures(run.probe().samples, speedLimits, design.freeRoot, graph.jointStates, units, design.freeLinks));
 }
 
 /**

@@ -174,6 +174,14 @@ describe('how the sweep judges', () => {
     expect(v.worst?.what).toBe('a');
     expect(judge(explosionFigures(samples.slice(0, 2), { a: 2, b: 5 }, null)).pass).toBe(true);
     expect(judge(explosionFigures([sample(0.05, { a: 0 }), sample(0.1, { a: NaN })], { a: 2 }, null)).pass).toBe(false);
+    // A link on a free joint below a fixed root (SR1-floor-box.body's WAIST) falling through the floor: 0.6 m in 50 ms.
+    const fall = [sample(0.05, { a: 0 }), sample(0.1, { a: 0 })];
+    fall[0]!.links = { WAIST: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0.7, 0, 0, 0, 1] };
+    fall[1]!.links = { WAIST: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0.1, 0, 0, 0, 1] };
+    const falling = explosionFigures(fall, { a: 2 }, null, [], {}, ['WAIST']);
+    expect(falling.find((f) => f.what === 'free WAIST')).toMatchObject({ value: expect.closeTo(12, 9), bound: ROOT_SPEED_LIMIT, unit: 'm/s' });
+    expect(judge(falling)).toMatchObject({ pass: false, worst: { what: 'free WAIST' } });
+    expect(judge(explosionFigures(fall, { a: 2 }, null, [], {}, [])).pass).toBe(true);
   });
 });
 
