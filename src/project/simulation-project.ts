@@ -6,9 +6,10 @@
 //
 // - A fixed-base body (an arm) is fixed (`fix_root`) at the model's root pose; a free one stands where its
 //   root pose puts it, on the floor whose top is z = 0. For a fixed-base body the floor is only seen: it does not
-//   collide. MoveIt's planning scene has no floor (the launch gives move_group the robot alone), so MoveIt plans
-//   paths through it, and a simulated floor stopped such a path — the trajectory controller aborted on its path
-//   tolerance (seen live with PA10: the same goals all succeed without the floor's collisions).
+//   collide, unless the body has free parts (selfCollision), which must rest on it. MoveIt's planning scene has no
+//   floor (the launch gives move_group the robot alone), so MoveIt plans paths through it, and a simulated floor
+//   stopped such a path — the trajectory controller aborted on its path tolerance (seen live with PA10: the same
+//   goals all succeed without the floor's collisions).
 // - `initial_root_translation` / `initial_root_rotation` as well as the current pose: without them the
 //   simulation starts the body at the origin whatever the scene shows (shared/peers.md).
 // - Self-collision only for a body with a free joint below its root (selfCollision): without it SR1-floor-box.body's
@@ -123,8 +124,9 @@ export function simulationProject(o: SimulationProjectOptions): string {
       format: 'CHOREONOID-BODY',
       ...at({ translation: [0, 0, -0.1], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }),
       fix_root: true,
-      // A free body stands on it; a bolted arm passes through it, as MoveIt, which does not know the floor, plans.
-      collision_detection: !o.fixedRoot,
+      // A free body stands on it; a bolted arm passes through it, as MoveIt, which does not know the floor, plans. A
+      // bolted body with free parts (selfCollision: a fire cabinet's hose nozzle lying beside it) needs it for them.
+      collision_detection: !o.fixedRoot || (o.selfCollision ?? false),
       lock_location: true,
       scene_sensitive: false,
     },
