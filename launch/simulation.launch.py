@@ -143,16 +143,17 @@ def simulation(context):
         )
 
     params_file = get('params_file')
-    # A user's project, or a driven base in the one made from the model: body-bridge control wrote where the project
-    # puts the body (placement in world) and which project gives MoveIt its obstacles; on top of the user's own
-    # params file, as one file for the node.
+    # A user's project: body-bridge control wrote where the project puts the body (placement in world) and which
+    # project gives MoveIt its obstacles. The generated one: what differs there from the node's defaults (the body
+    # item's namespace, names it gave nameless devices, a free body lifted onto the floor, a driven base placed in
+    # its world with the floor for MoveIt). On top of the user's own params file, as one file for the node.
     in_project = os.path.join(out, 'body_bridge.params.yaml')
-    placed_by_project = os.path.exists(in_project)
+    project_parameters = tools.file_parameters(in_project, namespace, 'robot_state_publisher') if os.path.exists(in_project) else {}
+    placed_by_project = bool(project_parameters.get('placement_frame'))
     # The node's <ros2_control> block must be the one body-bridge control chose (roles file, joint_modes):
     # every joint's mode, on top of the user's params file, as one file for the node.
     node_parameters = tools.file_parameters(params_file, namespace, 'robot_state_publisher')
-    if placed_by_project:
-        node_parameters.update(tools.file_parameters(in_project, namespace, 'robot_state_publisher'))
+    node_parameters.update(project_parameters)
     if spawners.get('joint_modes'):
         node_parameters['ros2_control_joint_modes'] = list(spawners['joint_modes'])
     if get('roles_file'):

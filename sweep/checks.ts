@@ -142,12 +142,16 @@ export function speedLimit(j: { type: string; velocityLower: number; velocityUpp
  * The explosion watch over a run: every joint's largest speed (Choreonoid's, from its joint angles, and /joint_states')
  * against its speed limit, and the root's largest speed between consecutive samples against ROOT_SPEED_LIMIT.
  */
+/** s of simulation time: the shortest interval Choreonoid's joint angles are differenced over (the probe samples every 50 ms). */
+export const MIN_DIFFERENCE_INTERVAL = 0.02;
+
 export function explosionFigures(
   samples: readonly ProbeSample[],
   limits: Readonly<Record<string, number>>,
   root: string | null,
   jointStates: readonly { velocity: Record<string, number> }[] = [],
   units: Readonly<Record<string, string>> = {},
+  freeLinks: readonly string[] = [],
 ): Worst[] {
   const largest: Record<string, number> = {};
   const note = (joint: string, v: number): void => {
@@ -157,27 +161,35 @@ export function explosionFigures(
   const running = samples.filter((s) => s.running);
   // Choreonoid's joint speeds from its joint angles, 50 ms apart (the simulator writes positions, not velocities,
   // into the body item the probe reads): a mean over the interval, and /joint_states' speeds at 100 Hz beside it.
-  for (let i = 1; i < running.length; i++) {
-    const a = running[i - 1]!;
+  // Samples closer than MIN_DIFFERENCE_INTERVAL are skipped (each pairs with the next one far enough): the probe reads
+  // the simulation time and the joint angles at slightly different moments, and over 2 ms that shows as speed
+  // (PanTilt_robotis: TILT "2.9 rad/s" between samples at 5.400 and 5.402 s, 0.25 rad/s over the 50 ms around).
+  for (let i = 1, k = 0; i < running.length; i++) {
+    const a = running[k]!;
     const b = running[i]!;
-    if (b.sim <= a.sim) continue;
+    if (b.sim - a.sim < MIN_DIFFERENCE_INTERVAL) continue;
     for (const [j, q] of Object.entries(b.q)) if (a.q[j] !== undefined) note(j, (q - a.q[j]!) / (b.sim - a.sim));
+    k = i;
   }
   for (const m of jointStates) for (const [j, v] of Object.entries(m.velocity)) note(j, v);
   const figures: Worst[] = Object.entries(largest).map(([what, value]) => ({ what, value, bound: limits[what]!, unit: `${units[what] ?? 'rad'}/s` }));
-  if (root) {
+  // A free root, and a link on a free joint below it — the root of a body of its own in the simulation, which can
+  // fall as the root does (SR1-floor-box.body's robot through its own floor).
+  const fastest = (link: string): number => {
     let speed = 0;
     for (let i = 1; i < running.length; i++) {
       const a = running[i - 1]!;
       const b = running[i]!;
-      const pa = a.links[root];
-      const pb = b.links[root];
+      const pa = a.links[link];
+      const pb = b.links[link];
       if (!pa || !pb || b.sim <= a.sim) continue;
       const d = Math.hypot(pb[3]! - pa[3]!, pb[7]! - pa[7]!, pb[11]! - pa[11]!);
       speed = Math.max(speed, Number.isFinite(d) ? d / (b.sim - a.sim) : Infinity);
     }
-    figures.push({ what: `root ${root}`, value: speed, bound: ROOT_SPEED_LIMIT, unit: 'm/s' });
-  }
+    return speed;
+  };
+  if (root) figures.push({ what: `root ${root}`, value: fastest(root), bound: ROOT_SPEED_LIMIT, unit: 'm/s' });
+  for (const link of freeLinks) figures.push({ what: `free ${link}`, value: fastest(link), bound: ROOT_SPEED_LIMIT, unit: 'm/s' });
   return figures;
 }
 

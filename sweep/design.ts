@@ -22,6 +22,8 @@ export interface ModelDesign {
   name: string;
   /** The root link when it is free (a base that can drive, fall or explode), else null. */
   freeRoot: string | null;
+  /** Links on a free joint below the root: each the root of a body of its own in the simulation. */
+  freeLinks: string[];
   roles: Record<string, string[]>;
   joints: Record<string, JointFacts>;
   /** Each joint's mode in the <ros2_control> block. */
@@ -50,6 +52,7 @@ export function modelDesign(file: string): ModelDesign {
   return {
     name: model.name,
     freeRoot: root.joint.type === 'free' ? root.name : null,
+    freeLinks: model.links.slice(1).filter((l) => l.joint.type === 'free').map((l) => l.name),
     roles: byRole,
     joints,
     modes: Object.fromEntries(config.block.modes.joints.map((m) => [m.joint, m.mode])),

@@ -55,6 +55,14 @@ const MATCH_TIMEOUT = 30_000;
 
 /** s of simulation time after the drive's stop command before the root is read at rest. */
 const DRIVE_SETTLE = 1.5;
+/**
+ * s of simulation time of zero commands before the drive's: the publisher's side may see the subscription matched
+ * before the controller's side has matched the publisher, and what is sent in between is dropped. Without them the
+ * wheels of RH2's variants turned for the equivalent of 2.72–2.95 s of the drive's 3.0 (the probe: their travel
+ * over the speed; 28 Nov 2026: RH2_withoutArm_withObstacleSensor's ramps up and down, mid to mid, 2.72 s apart), with
+ * no gap in the sending wide enough to time the controller out.
+ */
+const DRIVE_LEAD = 0.5;
 
 /** One model, judged; never throws. */
 export async function simulateModel(rig: Rig, m: SweepModel, hash: string, limits: Limits): Promise<ModelResult> {
@@ -248,7 +256,7 @@ async function judgeRun(
 
   // (d) Nothing moved faster than its limits, from the simulation's start to now.
   const speedLimits = Object.fromEntries(Object.entries(design.joints).filter(([, f]) => f.type === 'revolute' || f.type === 'prismatic').map(([j, f]) => [j, speedLimit(f)]));
-  result.explosion = judge(explosionFigures(run.probe().samples, speedLimits, design.freeRoot, graph.jointStates, units));
+  result.explosion = judge(explosionFigures(run.probe().samples, speedLimits, design.freeRoot, graph.jointStates, units, design.freeLinks));
 }
 
 /**
@@ -315,6 +323,7 @@ async function driveBase(node: Any, run: SimulationRun, graph: Graph, root: stri
   try {
     // Commands sent before diff_drive_controller's subscription is matched are lost, and the base drives short.
     await waitFor('diff_drive_controller subscribed to its cmd_vel', MATCH_TIMEOUT, cmd.matched);
+    await holdSpeed(cmd.send, graph.clock, 0, DRIVE_LEAD, signal);
     const from = graph.clock();
     const sentAt = await holdSpeed(cmd.send, graph.clock, DRIVE.speed, DRIVE.seconds, signal);
     await holdSpeed(cmd.send, graph.clock, 0, DRIVE_SETTLE, signal);

@@ -146,6 +146,7 @@ describe('the cart\'s differential drive', () => {
 
   it('humble: wheels, radius, separation from the geometry, stamped commands, speed limits from the wheels\' limits', () => {
     const v = (600 * Math.PI) / 180;
+    const a = 0.5 * 9.80665 * 0.03;
     expect(drive()).toEqual({
       use_sim_time: true,
       left_wheel_names: ['LeftWheel'],
@@ -164,15 +165,17 @@ describe('the cart\'s differential drive', () => {
       cmd_vel_timeout: 0.5,
       tf_frame_prefix_enable: false,
       use_stamped_vel: true,
-      linear: { x: { has_velocity_limits: true, max_velocity: Number((v * 0.08).toPrecision(6)), min_velocity: -Number((v * 0.08).toPrecision(6)) } },
-      angular: { z: { has_velocity_limits: true, max_velocity: Number(((2 * v * 0.08) / 0.32).toPrecision(6)), min_velocity: -Number(((2 * v * 0.08) / 0.32).toPrecision(6)) } },
+      // Acceleration: its chassis box touches the floor beside the wheels, so 3 % of the weight at friction 0.5
+      // (test/control-drive-limits.test.ts), and the same at the wheels turning on the spot: / (0.32 / 2).
+      linear: { x: { has_velocity_limits: true, max_velocity: Number((v * 0.08).toPrecision(6)), min_velocity: -Number((v * 0.08).toPrecision(6)), has_acceleration_limits: true, max_acceleration: Number(a.toPrecision(6)), min_acceleration: -Number(a.toPrecision(6)) } },
+      angular: { z: { has_velocity_limits: true, max_velocity: Number(((2 * v * 0.08) / 0.32).toPrecision(6)), min_velocity: -Number(((2 * v * 0.08) / 0.32).toPrecision(6)), has_acceleration_limits: true, max_acceleration: Number((a / 0.16).toPrecision(6)), min_acceleration: -Number((a / 0.16).toPrecision(6)) } },
     });
   });
 
   it('jazzy: no use_stamped_vel nor has_*_limits (removed, deprecated there)', () => {
     const p = drive({ distro: 'jazzy' })!;
     expect(p).not.toHaveProperty('use_stamped_vel');
-    expect(p.linear).toEqual({ x: { max_velocity: expect.any(Number), min_velocity: expect.any(Number) } });
+    expect(p.linear).toEqual({ x: { max_velocity: expect.any(Number), min_velocity: expect.any(Number), max_acceleration: expect.any(Number), min_acceleration: expect.any(Number) } });
   });
 
   it('a frame prefix goes to the odometry frames', () => {

@@ -128,6 +128,36 @@ describe('loads over the sampled configurations', () => {
   });
 });
 
+describe('a free joint below the root starts a body of its own (Choreonoid: DyBody::initializeSubBodies)', () => {
+  // CollapsedCeilingF.body in small: a vertical slider of 0.1 kg on a fixed base carries, by a free joint, a 10 kg
+  // target, which itself carries a 2 kg arm on a hinge about y, its centre 0.5 m out.
+  const ceiling = (): RobotModel =>
+    robot([
+      base(),
+      link('slider', 'base', joint('z', 'prismatic', { axis: [0, 0, 1], lower: -0.1, upper: 0.1 }), pose([0, 0, 1]), { mass: 0.1, inertia: diag(1e-4, 1e-4, 1e-4) }),
+      link('target', 'slider', joint('float', 'free'), pose([0, 0, -0.2]), { mass: 10, inertia: diag(0.1, 0.1, 0.1) }),
+      link('arm', 'target', joint('hinge', 'revolute', { axis: [0, 1, 0], lower: -1, upper: 1 }), pose([0, 0, 0]), { mass: 2, centerOfMass: [0.5, 0, 0], inertia: diag(0.01, 0.03, 0.01) }),
+    ]);
+
+  it.each([
+    // [joint, heaviest, gravity]: the slider its own 0.1 kg (not 12.1); the hinge its arm (I_yy + m·c², m·g·c), its base free
+    ['z', 0.1, 0.1 * GRAVITY],
+    ['hinge', 0.03 + 2 * 0.25, 2 * GRAVITY * 0.5],
+  ])('%s carries %f, holds %f', (name, heaviest, gravity) => {
+    const load = jointLoads(ceiling(), { samples: 30 }).joints.find((l) => l.joint === name)!;
+    expect(load.heaviest).toBeCloseTo(heaviest, 12);
+    expect(load.gravity).toBeCloseTo(gravity, 9);
+  });
+
+  it('the sub-body has six degrees of freedom after the joints: its translations carry its 12 kg, and nothing couples it to the slider', () => {
+    const d = jointSpaceDynamics(ceiling(), new Map());
+    expect(d.joints).toEqual(['z', 'hinge']);
+    expect(d.inertia).toHaveLength(8);
+    for (const k of [2, 3, 4]) expect(d.inertia[k]![k]).toBeCloseTo(12, 12);
+    for (let k = 1; k < 8; k++) expect(d.inertia[0]![k]).toBe(0);
+  });
+});
+
 describe('linear algebra', () => {
   it('inverseSpd inverts, and refuses a matrix that is not positive definite', () => {
     const a = [[4, 1, 0.5], [1, 3, 0.2], [0.5, 0.2, 2]];

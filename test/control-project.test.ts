@@ -81,6 +81,15 @@ describe('the project', () => {
     expect(floor.data).toMatchObject({ file: FLOOR_FILE, collision_detection: true });
   });
 
+  it.each([
+    [false, false],
+    [true, true],
+  ])('a fixed root with free parts (self-collision %s): the floor collides %s, for the parts to rest on', (selfCollision, collides) => {
+    const t = simulationProject({ modelFile: '/m.body', bodyName: 'M', fixedRoot: true, rootPose: { translation: [0, 0, 0], rotation: identity3() }, namespace: '', timeStep: 0.001, selfCollision });
+    const [body, floor] = all(items(t)).filter((i) => i.class === 'BodyItem');
+    expect([body!.data!.self_collision_detection, floor!.data!.collision_detection]).toEqual([selfCollision, collides]);
+  });
+
   it('ROS2ControlItem in the namespace; the simulator at the step, semi-implicit Euler, real time, no recording', () => {
     expect(byClass('ROS2ControlItem')[0]!.data).toEqual({ namespace: '/arm1' });
     expect(byClass('AISTSimulatorItem')[0]!.data).toMatchObject({ time_step: 0.002, integration_mode: 'semi-implicit_euler', realtime_sync_mode: 'compensatory', recording: 'off', time_range_mode: 'unlimited' });

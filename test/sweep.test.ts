@@ -174,6 +174,18 @@ describe('how the sweep judges', () => {
     expect(v.worst?.what).toBe('a');
     expect(judge(explosionFigures(samples.slice(0, 2), { a: 2, b: 5 }, null)).pass).toBe(true);
     expect(judge(explosionFigures([sample(0.05, { a: 0 }), sample(0.1, { a: NaN })], { a: 2 }, null)).pass).toBe(false);
+    // Two samples 2 ms apart (the probe's time and angles read at slightly different moments): not differenced alone,
+    // the next one 50 ms on is (0.0058 rad over 2 ms would be 2.9 rad/s; 0.0176 rad over 52 ms is 0.34 rad/s).
+    const close = [sample(5.4, { a: -1.1517 }), sample(5.402, { a: -1.1575 }), sample(5.452, { a: -1.1693 })];
+    expect(explosionFigures(close, { a: 0.785 }, null).find((f) => f.what === 'a')!.value).toBeCloseTo(0.0176 / 0.052, 6);
+    // A link on a free joint below a fixed root (SR1-floor-box.body's WAIST) falling through the floor: 0.6 m in 50 ms.
+    const fall = [sample(0.05, { a: 0 }), sample(0.1, { a: 0 })];
+    fall[0]!.links = { WAIST: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0.7, 0, 0, 0, 1] };
+    fall[1]!.links = { WAIST: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0.1, 0, 0, 0, 1] };
+    const falling = explosionFigures(fall, { a: 2 }, null, [], {}, ['WAIST']);
+    expect(falling.find((f) => f.what === 'free WAIST')).toMatchObject({ value: expect.closeTo(12, 9), bound: ROOT_SPEED_LIMIT, unit: 'm/s' });
+    expect(judge(falling)).toMatchObject({ pass: false, worst: { what: 'free WAIST' } });
+    expect(judge(explosionFigures(fall, { a: 2 }, null, [], {}, [])).pass).toBe(true);
   });
 });
 

@@ -19,7 +19,8 @@ import { planningGroups } from '../moveit/config.js';
 import { readGroupsFile } from '../moveit/groups-file.js';
 import { generatedBodyParameters, type LoadedProjectBody, readProject, SHARE_ENV, simulatedBodyParameters, type Project } from '../project/index.js';
 import { checkSimulationProject } from '../project/simulation-check.js';
-import { simulationProject } from '../project/simulation-project.js';
+import { deviceNamingScript, generatedProjectParameters, namelessDeviceNames, simulationBodyItemName, simulationProject } from '../project/simulation-project.js';
+import { floorLift } from '../roles/ground.js';
 import { writeFileAtomic } from '../urdf/index.js';
 import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, loadRosModel, parseModelCommand, processIo, rosDistroOf } from './command.js';
 
@@ -50,7 +51,9 @@ export const CONTROL_USAGE = `usage: body-bridge control <model> -o DIR [--mode 
   --ros-distro D          ${CONTROL_DISTROS.join(' or ')} (default: $ROS_DISTRO, else humble)
   --project               also write ${PROJECT_FILE}: a Choreonoid project simulating the model with these
                           (AIST simulator at --time-step, floor, BodyROS2Item, ROS2ControlItem, WorldROS2Item);
-                          for a driven base also ${NODE_PARAMETERS_FILE}, as below, with that project's world
+                          with name_devices.py for nameless devices and ${NODE_PARAMETERS_FILE} where the node's
+                          defaults would not match it (a renamed item, a free body lifted onto the floor, a driven
+                          base placed in that project's world as below)
   --project-file FILE     the user's own project instead: checked for what ros2_control needs there (a
                           ROS2ControlItem under the model's BodyItem, its namespace, WorldROS2Item, a simulator),
                           its simulation step and namespace taken unless given; also writes
@@ -229,35 +232,56 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
   for (const w of config.warnings) io.stderr(`${formatDiagnostic(w)}\n`);
   const files = [...config.files];
   const driven = config.controllers.controllers.some((c) => c.name === DIFF_DRIVE_CONTROLLER);
-  let generated: { file: string; itemName: string; rootPose: Pose } | null = null;
+  /** What the generated project does that the model alone does not say, for the report. */
+  const notes: string[] = [];
+  let nodeParameters: Record<string, unknown> | null = null;
+  let parametersFor = '';
   if (values.project) {
     const root = ros.model.links[0]!;
-    generated = { file: join(resolve(values.output), PROJECT_FILE), itemName: ros.model.name || config.robot, rootPose: root.offset };
+    const free = root.joint.type === 'free';
+    const modelName = ros.model.name || config.robot;
+    const itemName = simulationBodyItemName(modelName);
+    const lift = free ? floorLift(ros.model) : 0;
+    const rootPose = lift > 0 ? { ...root.offset, translation: [root.offset.translation[0], root.offset.translation[1], root.offset.translation[2] + lift] as typeof root.offset.translation } : root.offset;
+    const names = namelessDeviceNames(ros.model);
+    const script = names.length > 0 ? 'name_devices.py' : null;
+    if (itemName !== modelName) notes.push(`the body item is named "${itemName}", not "${modelName}": choreonoid_ros's BodyROS2Item names its ROS node after the item, and rclcpp refuses "${modelName.replace(/-/g, '_')}"`);
+    if (lift > 0) notes.push(`the free body starts ${lift.toFixed(4)} m above its model pose (root at z = ${rootPose.translation[2].toFixed(4)} m), so that its lowest collision geometry rests on the floor instead of starting inside it`);
+    if (script) notes.push(`${script} names ${names.length} nameless device${names.length === 1 ? '' : 's'} in the simulation (${names.map((n) => n.name).join(', ')}): BodyROS2Item would name ${names.length === 1 ? 'its topic' : 'their topics'} "/${itemName.replace(/-/g, '_')}/", which rclcpp refuses`);
     files.push({
       name: PROJECT_FILE,
       text: simulationProject({
         modelFile: resolve(args.file),
-        bodyName: generated.itemName,
-        fixedRoot: root.joint.type !== 'free',
-        rootPose: generated.rootPose,
+        bodyName: itemName,
+        fixedRoot: !free,
+        rootPose,
+        selfCollision: ros.model.links.slice(1).some((l) => l.joint.type === 'free'),
         namespace,
         timeStep,
+        ...(script ? { deviceNamingScript: resolve(values.output, script) } : {}),
       }),
     });
+    if (script) files.push({ name: script, text: deviceNamingScript(itemName, names) });
+    const given: Record<string, unknown> = generatedProjectParameters({ modelName, itemName, names, liftedRootPose: lift > 0 ? rootPose : null, driven });
+    // A driven base drives in this project's world (REP-105), the floor in MoveIt's scene, as in a user's project.
+    if (driven) {
+      const placed = generatedBodyParameters(resolve(values.output, PROJECT_FILE), itemName, rootPose);
+      Object.assign(given, Object.fromEntries(Object.entries(placed).filter(([, v]) => !(Array.isArray(v) && v.length === 0))));
+    }
+    if (Object.keys(given).length > 0) {
+      nodeParameters = given;
+      parametersFor = ` body_bridge's parameters for body item "${itemName}" of the generated ${PROJECT_FILE}, generated by body_bridge (docs/control.md): where they differ from the defaults.`;
+    }
   }
-  // A driven base in the project written here drives in its world (REP-105) as in a user's project; other models
-  // alone keep the frames they have without one.
-  const nodeParameters = simulated
-    ? simulatedBodyParameters(simulated.project, simulated.body, { driven })
-    : generated && driven
-      ? generatedBodyParameters(generated.file, generated.itemName, generated.rootPose)
-      : null;
-  const placedIn = simulated ? `body item "${simulated.body.itemName}" of ${simulated.project.file}` : `body item "${generated?.itemName}" of the ${PROJECT_FILE} written with it`;
-  if (nodeParameters) {
+  if (simulated) {
+    const placed = simulatedBodyParameters(simulated.project, simulated.body, { driven });
     // An empty list has no ROS parameter type (rcl refuses it): left out, the node's default is empty.
-    const given = Object.fromEntries(Object.entries(nodeParameters).filter(([, v]) => !(Array.isArray(v) && v.length === 0)));
-    const doc = new Document({ '/**': { ros__parameters: given } });
-    doc.commentBefore = ` body_bridge's parameters for ${placedIn}, generated by body_bridge (docs/control.md): placed in world where the project starts it; the project's static bodies in MoveIt's planning scene.`;
+    nodeParameters = Object.fromEntries(Object.entries(placed).filter(([, v]) => !(Array.isArray(v) && v.length === 0)));
+    parametersFor = ` body_bridge's parameters for body item "${simulated.body.itemName}" of ${simulated.project.file}, generated by body_bridge (docs/control.md): placed in world where the project starts it; the project's static bodies in MoveIt's planning scene.`;
+  }
+  if (nodeParameters) {
+    const doc = new Document({ '/**': { ros__parameters: nodeParameters } });
+    doc.commentBefore = parametersFor;
     // Every number a double (placement [0.5, 0, ...] mixing 0 and 0.5 is no ROS parameter type).
     visit(doc, {
       Scalar(_, node) {
@@ -274,6 +298,7 @@ export async function runControl(argv: string[], io: CommandIo = processIo()): P
     io.stderr(`body-bridge control: ${(e as Error).message}\n`);
     return 1;
   }
+  for (const n of notes) io.stderr(`body-bridge control: ${n}\n`);
   io.stderr(
     `body-bridge control: wrote ${files.map((f) => f.name).join(', ')} in ${values.output}; ` +
       `${config.block.modes.joints.length} joints, ${config.gains.joints.length} with gains (stability margin ${config.gains.margin.toFixed(2)} of 4), ` +

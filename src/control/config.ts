@@ -9,14 +9,15 @@ import type { PlanningGroup } from '../moveit/groups.js';
 import { groupControllers } from '../moveit/limits.js';
 import { urdfRobotName } from '../urdf/index.js';
 import { Document } from 'yaml';
-import { BICYCLE_STEERING_CONTROLLER, type ControlDistro, ControlConfigError, type ControllersFile, DIFF_DRIVE_CONTROLLER, controllersFile, jointTolerances, qualifiedName } from './controllers.js';
+import { BICYCLE_STEERING_CONTROLLER, type ControlDistro, ControlConfigError, type ControllersFile, DIFF_DRIVE_CONTROLLER, controllersFile, driveAcceleration, jointTolerances, qualifiedName } from './controllers.js';
+import { groundContact } from '../roles/ground.js';
 import { GAINS_NODE, gainsYaml } from './gains-file.js';
 import { type GainDesign, type GainOptions, STABILITY_BOUND, STABILITY_TARGET, type UserGains, designGains } from './gains.js';
 import { DEFAULT_LOAD_SAMPLES, type LoadOptions, jointLoads } from './joint-loads.js';
 import { type ControlMode, type JointMode, type ModeChoice, chooseModes, hasItemGains } from './modes.js';
 import { ros2ControlBlock, ros2ControlElement } from './ros2-control-block.js';
 import { type RoleAnalysis, ROLE_MEANING, hasRole, inferRoles } from '../roles/roles.js';
-import type { DriveAnalysis } from '../roles/wheels.js';
+import type { DiffDrive, DriveAnalysis } from '../roles/wheels.js';
 
 export interface ControlBlock {
   /** The <ros2_control> element, indented as a child of <robot>. */
@@ -99,6 +100,19 @@ export function spawnersYaml(controllers: ControllersFile, namespace: string, mo
 
 const fmt = (x: number, digits = 4): string => (Number.isFinite(x) ? String(Number(x.toPrecision(digits))) : '—');
 
+/** Links touching the floor at the initial pose that are no driven wheel's or track's (nor below one). */
+export function otherContacts(model: RobotModel, drive: DiffDrive): string[] {
+  const driven = new Set<string>();
+  const children = new Map<string, string[]>();
+  for (const l of model.links) if (l.parent !== null) children.set(l.parent, [...(children.get(l.parent) ?? []), l.name]);
+  const below = (name: string): void => {
+    driven.add(name);
+    for (const c of children.get(name) ?? []) below(c);
+  };
+  for (const w of [...drive.left, ...drive.right]) below(w.link);
+  return [...groundContact(model).touching].filter((name) => !driven.has(name));
+}
+
 /** The whole configuration. Throws ControlConfigError for a choice that cannot work (an override naming no moving joint, a group of mixed command interfaces). */
 export function controlConfig(ros: RosModel, options: ControlOptions): ControlConfig {
   const { model } = ros;
@@ -133,6 +147,7 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
     velocityJoints,
     steering: block.roles.steering.drive,
     freeJoints: block.roles.joints.filter((r) => !r.actuated).map((r) => r.joint),
+    driveAcceleration: drive ? driveAcceleration(drive, otherContacts(model, drive)) : null,
   });
   const robot = urdfRobotName(model);
   const warnings: Diagnostic[] = [...block.roles.warnings, ...gains.warnings.map((message): Diagnostic => ({ file: model.sourceFile, severity: 'warning', message }))];

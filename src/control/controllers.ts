@@ -70,6 +70,8 @@ export interface ControllersOptions {
   freeJoints?: readonly string[];
   /** A steered base (roles/steering.ts), where no differential drive moves it. */
   steering?: SteeringDrive | null;
+  /** The diff drive's acceleration limits (driveAcceleration); none without. */
+  driveAcceleration?: DriveAcceleration | null;
 }
 
 export interface ControllersFile {
@@ -132,6 +134,8 @@ export function controllersFile(
       controllers.push({ name: DIFF_DRIVE_CONTROLLER, type: 'diff_drive_controller/DiffDriveController', joints: driveJoints, active: true });
       driveJoints.forEach((j) => claimed.add(j));
       sections.push([DIFF_DRIVE_CONTROLLER, { ...common, ...diffDriveParameters(drive, options) }]);
+      const a = options.driveAcceleration;
+      if (a) notes.push(`${DIFF_DRIVE_CONTROLLER}'s acceleration limits ±${Number(a.linear.toPrecision(3))} m/s² and ±${Number(a.angular.toPrecision(3))} rad/s²: ${a.reason}`);
     }
   }
   const steering = options.steering;
@@ -275,6 +279,45 @@ function bicycleParameters(s: SteeringDrive, options: ControllersOptions): Recor
   };
 }
 
+/** Choreonoid's default material table (share/default/materials.yaml): friction 0.5 between Default and Ground. */
+export const GROUND_FRICTION = 0.5;
+/** m/s²: Choreonoid's (and the gain design's) gravity. */
+const G = 9.80665;
+/** Of the braking the friction could give with the whole weight on the driven wheels: the rest is margin (slopes, a hard stop). */
+export const FRICTION_MARGIN = 0.5;
+/**
+ * The share of the weight the drive counts on when other links (casters, a skid) touch the floor too: the support is
+ * statically indeterminate, and Choreonoid's contact solver may leave the drive wheels little of it — AizuWheel.body's
+ * bore 3.7 % (the corpus sweep: its braked wheels slowed the 42 kg base at 0.18 m/s², friction 0.5).
+ */
+export const SHARED_SUPPORT_SHARE = 0.03;
+
+export interface DriveAcceleration {
+  /** m/s² of the base, either way. */
+  linear: number;
+  /** rad/s²: the same acceleration at each side's wheels, ±linear / (separation / 2). */
+  angular: number;
+  /** Why, for the README. */
+  reason: string;
+}
+
+/**
+ * How fast diff_drive_controller may change the base's speed: as fast as the driven wheels' friction can push or
+ * brake it. Without a limit it stops the wheels at once on a zero command, and wheels bearing little of the weight
+ * slide while the base rolls on (AizuWheel.body went 0.11 m past its stop on its casters). With the whole weight on
+ * the driven wheels (nothing else of the body touches the floor at its initial pose): friction × g, halved
+ * (FRICTION_MARGIN); with other contacts: friction × g × SHARED_SUPPORT_SHARE, no margin — already the worst seen.
+ * `otherContacts`: links touching the floor that are no driven wheel's (roles/ground.ts).
+ */
+export function driveAcceleration(drive: DiffDrive, otherContacts: readonly string[]): DriveAcceleration {
+  const shared = otherContacts.length > 0;
+  const linear = shared ? GROUND_FRICTION * G * SHARED_SUPPORT_SHARE : FRICTION_MARGIN * GROUND_FRICTION * G;
+  const reason = shared
+    ? `${otherContacts.join(', ')} touch${otherContacts.length === 1 ? 'es' : ''} the floor beside the driven ${drive.kind}: they may bear little of the weight, so ${SHARED_SUPPORT_SHARE * 100} % of it (friction ${GROUND_FRICTION}) is what braking counts on`
+    : `only the driven ${drive.kind} touch the floor: friction ${GROUND_FRICTION} × g under the whole weight, halved`;
+  return { linear, angular: linear / (drive.separation / 2), reason };
+}
+
 function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {
     // diff_drive_controller counts the wheels per side from these lists (its wheels_per_side is set from them).
@@ -300,6 +343,8 @@ function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Rec
   else Object.assign(out, { tf_frame_prefix_enable: true, tf_frame_prefix: options.framePrefix });
   if (options.distro === 'humble') out.use_stamped_vel = true;
   const wheelSpeed = Math.min(...[...drive.left, ...drive.right].map((w) => w.velocityLimit));
+  const linear: Record<string, unknown> = {};
+  const angular: Record<string, unknown> = {};
   if (Number.isFinite(wheelSpeed)) {
     const v = wheelSpeed * drive.radius;
     const w = (2 * v) / drive.separation;
@@ -308,8 +353,21 @@ function diffDriveParameters(drive: DiffDrive, options: ControllersOptions): Rec
       max_velocity: double(max),
       min_velocity: double(-max),
     });
-    out.linear = { x: limit(v) };
-    out.angular = { z: limit(w) };
+    Object.assign(linear, limit(v));
+    Object.assign(angular, limit(w));
   }
+  const a = options.driveAcceleration;
+  if (a) {
+    // Humble's SpeedLimiter applies a limit only with has_*_limits; min is written too (it is -max when left NaN).
+    const limit = (max: number): Record<string, unknown> => ({
+      ...(options.distro === 'humble' ? { has_acceleration_limits: true } : {}),
+      max_acceleration: double(max),
+      min_acceleration: double(-max),
+    });
+    Object.assign(linear, limit(a.linear));
+    Object.assign(angular, limit(a.angular));
+  }
+  if (Object.keys(linear).length > 0) out.linear = { x: linear };
+  if (Object.keys(angular).length > 0) out.angular = { z: angular };
   return out;
 }

@@ -11,6 +11,11 @@
 // - M(q) itself at every sample: M⁻¹ is how the body answers a torque when nothing else holds it — what a
 //   fast transient sees, and so what decides whether the discrete loop is stable at the simulation step
 //   (gains.ts). A free root's six degrees of freedom are part of M for that reason.
+// - A free joint below the root cuts the tree: Choreonoid's dynamics make the link beyond it the root of a body of
+//   its own (DyBody::initializeSubBodies starts a DySubBody at every free-joint link; ForwardDynamicsABM skips
+//   free-joint children when it sums a link's articulated inertia and forces), so nothing beyond it loads the joints
+//   above it. Here it has six degrees of freedom of its own, as a free root does (CollapsedCeilingF.body: the 10 kg
+//   BOARING_TARGET on its free joint is no load of the 0.1 kg BOARING_BASE's prismatic joint).
 // - gravity: the largest |g_j(q)| — the torque (or force) the joint must hold against gravity, which a
 //   PD without gravity compensation pays for with a steady error g_j / P.
 //
@@ -49,12 +54,16 @@ export interface LoadOptions {
   seed?: number;
 }
 
-/** One degree of freedom: a moving joint, or one of a free root's six (world axes through the root origin). */
+/**
+ * One degree of freedom: a moving joint, or one of a free joint's six (world axes through its link's origin): the
+ * root's, or a free joint's below it, whose link is the root of a sub-body (see the header).
+ */
 interface Dof {
   kind: 'revolute' | 'prismatic';
-  /** The link whose joint this is (its subtree moves); null for the root's own. */
+  /** The link whose joint this is (its subtree moves); null for a free joint's six. */
   link: Link | null;
-  /** For root DOFs: the world axis. */
+  /** For a free joint's six: the link it moves (the root of its sub-body) and the world axis. */
+  base?: Link;
   worldAxis?: Vec3;
   rotor: number;
 }
@@ -80,7 +89,7 @@ function sampleRange(l: Link): [number, number] {
 }
 
 export interface JointSpaceDynamics {
-  /** Moving joints in model order; M's first rows and columns (a free root's six follow). */
+  /** Moving joints in model order; M's first rows and columns (a free root's six follow, then each free joint's below it). */
   joints: string[];
   /** Joint-space inertia matrix with each joint's Jm2 on its diagonal. */
   inertia: number[][];
@@ -88,16 +97,16 @@ export interface JointSpaceDynamics {
   gravity: number[];
 }
 
-/** Dofs of the model: the moving joints in model order, then a free root's six. */
+/** Dofs of the model: the moving joints in model order, then six for each free joint (the root's first), in model order. */
 function degreesOfFreedom(model: RobotModel): Dof[] {
   const dofs: Dof[] = model.links.filter(isMovingJoint).map((l) => ({
     kind: l.joint.type as 'revolute' | 'prismatic',
     link: l,
     rotor: l.joint.rotorInertia * l.joint.gearRatio * l.joint.gearRatio,
   }));
-  if (model.links[0]?.joint.type === 'free') {
-    const axes: Vec3[] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
-    for (const kind of ['prismatic', 'revolute'] as const) for (const worldAxis of axes) dofs.push({ kind, link: null, worldAxis, rotor: 0 });
+  const axes: Vec3[] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+  for (const base of model.links.filter((l) => l.joint.type === 'free')) {
+    for (const kind of ['prismatic', 'revolute'] as const) for (const worldAxis of axes) dofs.push({ kind, link: null, base, worldAxis, rotor: 0 });
   }
   return dofs;
 }
@@ -113,18 +122,18 @@ export function jointSpaceDynamics(model: RobotModel, q: ReadonlyMap<string, num
   dofs.forEach((d, i) => {
     if (d.link) dofOfLink.set(d.link.name, i);
   });
-  const rootDofs = dofs.map((d, i) => (d.link === null ? i : -1)).filter((i) => i >= 0);
-  // The DOFs that move each link: its ancestors' joints (and its own), and a free root's six.
+  const freeDofs = (base: Link): number[] => dofs.map((d, i) => (d.base === base ? i : -1)).filter((i) => i >= 0);
+  // The DOFs that move each link: its ancestors' joints (and its own) up to its sub-body's root, and that root's
+  // six when its joint is free. A free joint's link starts a sub-body: its parent's DOFs do not move it.
   const movers = new Map<string, number[]>();
   for (const l of model.links) {
-    const above = l.parent === null ? rootDofs : movers.get(l.parent)!;
+    const above = l.parent === null || l.joint.type === 'free' ? freeDofs(l) : movers.get(l.parent)!;
     const own = dofOfLink.get(l.name);
     movers.set(l.name, own === undefined ? above : [...above, own]);
   }
   // Each DOF's axis and a point on it, in the world (the joint frame is the link frame).
-  const root = poses.get(model.links[0]!.name)!.translation;
   const axisOf = dofs.map((d) => (d.link ? mulVec(poses.get(d.link.name)!.rotation, d.link.joint.axis) : d.worldAxis!));
-  const pointOf = dofs.map((d) => (d.link ? poses.get(d.link.name)!.translation : root));
+  const pointOf = dofs.map((d) => poses.get((d.link ?? d.base!).name)!.translation);
   const n = dofs.length;
   const m = Array.from({ length: n }, () => new Array<number>(n).fill(0));
   const gravity = new Array<number>(n).fill(0);

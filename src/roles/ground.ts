@@ -18,8 +18,8 @@ export interface GroundContact {
   lowest: Map<string, number>;
 }
 
-/** Ground contact at the model's initial joint positions. */
-export function groundContact(model: RobotModel): GroundContact {
+/** Ground contact at the model's initial joint positions; `divisions`: of a curved primitive's tessellation. */
+export function groundContact(model: RobotModel, divisions = 16): GroundContact {
   const q = new Map(model.links.filter((l) => l.parent !== null && Number.isFinite(l.joint.initial)).map((l) => [l.joint.name, l.joint.initial]));
   const poses = linkWorldPoses(model, q);
   const lowest = new Map<string, number>();
@@ -27,7 +27,7 @@ export function groundContact(model: RobotModel): GroundContact {
     const pose = poses.get(link.name)!;
     let low = Infinity;
     for (const shape of link.collisions) {
-      const c = collisionShape(shape, 16, 'urdf', { collada: true });
+      const c = collisionShape(shape, divisions, 'urdf', { collada: true });
       if (c === null || typeof c === 'string') continue;
       // Only the height is wanted: the shape's world pose once, then one row of it per vertex.
       const rotation = mulMat(pose.rotation, c.pose.rotation);
@@ -44,4 +44,23 @@ export function groundContact(model: RobotModel): GroundContact {
   const ground = lowest.size === 0 ? NaN : Math.min(...lowest.values());
   const touching = new Set([...lowest].filter(([, z]) => z <= ground + GROUND_TOLERANCE).map(([name]) => name));
   return { ground, touching, lowest };
+}
+
+/**
+ * m: how far above the floor a lifted body's lowest collision point starts (it settles onto it in a few ms), and
+ * how deep a body may reach into the floor unlifted: the contact takes up a fraction of a millimetre (HRP4C.body's
+ * soles stand 0.15 mm into it), not a link sunk in it.
+ */
+export const FLOOR_CLEARANCE = 0.001;
+
+/**
+ * How far a free body must rise from its model pose for its lowest collision geometry (initial joint positions)
+ * to rest on a floor whose top is z = 0: 0 when nothing of it is more than FLOOR_CLEARANCE below the floor, or it
+ * has no collision geometry. A body whose root is at z = 0 with links below it (HandyRockDrill.body, ContinuousTrackVehicle.body)
+ * would start inside the floor and fall through it. Curved primitives at 64 divisions, whose polygon lies within
+ * 0.12 % of the radius of the true surface: the clearance covers that for radii up to about 0.8 m.
+ */
+export function floorLift(model: RobotModel): number {
+  const ground = groundContact(model, 64).ground;
+  return Number.isFinite(ground) && ground < -FLOOR_CLEARANCE ? FLOOR_CLEARANCE - ground : 0;
 }

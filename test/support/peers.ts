@@ -494,3 +494,25 @@ export function findControllerParameters(packages: readonly string[], env: Env =
   }
   return { ok: true, distro: env.ROS_DISTRO ?? '', parameters };
 }
+
+/**
+ * Every parameter a ros2_controllers package declares, by its full dotted name (nested ones too:
+ * diff_drive_controller's `linear.x.max_acceleration`), with the type its value is read as (`param.as_double()` →
+ * `double`, `as_bool`, `as_string_array`, ...): from the update function generate_parameter_library writes into the
+ * sourced ROS 2's <prefix>/include/<pkg>/<pkg>_parameters.hpp.
+ */
+export function findDeclaredParameters(pkg: string, env: Env = process.env): Lookup<{ distro: string; header: string; parameters: Map<string, string> }> {
+  const install = rosInstall('build ros2_controllers in a workspace');
+  const why = notSourced(env);
+  if (why) return missing('ros2_controllers parameter headers', 'ros', why, install);
+  const header = rosPrefixes(env).map((p) => join(p, 'include', pkg, `${pkg}_parameters.hpp`)).find((f) => existsSync(f));
+  if (!header) return missing('ros2_controllers parameter headers', 'ros', `no include/${pkg}/${pkg}_parameters.hpp in ${rosPrefixes(env).join(', ')}`, install);
+  const parameters = new Map<string, string>();
+  for (const chunk of readFileSync(header, 'utf8').split('if (param.get_name() == (prefix_ + "').slice(1)) {
+    const name = chunk.slice(0, chunk.indexOf('"'));
+    const type = /param\.as_(\w+)\(\)/.exec(chunk)?.[1];
+    if (type && !parameters.has(name)) parameters.set(name, type);
+  }
+  if (parameters.size === 0) return missing('ros2_controllers parameter headers', 'ros', `${header} has no parameter updates`, install);
+  return { ok: true, distro: env.ROS_DISTRO ?? '', header, parameters };
+}

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRobotModel } from '../../src/load.js';
 import { urdfRobotName } from '../../src/urdf/urdf.js';
+import { simulationBodyItemName } from '../../src/project/simulation-project.js';
 import { stampSeconds } from '../live/choreonoid/geometry.js';
 import { type ProbeLog, readProbeLog } from './control-live.js';
 import { type Any, type Proc, type processGroup, sleep, sourced, waitFor } from './live-rig.js';
@@ -20,7 +21,7 @@ export interface SimulationRun {
   probe(): ProbeLog;
   /** The folder body-bridge control wrote the configuration into (removed when the launch stops). */
   controlDir(): string;
-  /** The body item the probe reads: the model's name, as the generated project names it. */
+  /** The body item the probe reads: the model's name as the generated project names it (simulationBodyItemName). */
   bodyName: string;
 }
 
@@ -40,8 +41,9 @@ export function startSimulation(
   const dir = join(scratch, robot.name);
   const probeDir = join(dir, 'probe');
   mkdirSync(probeDir, { recursive: true });
-  // The item as body-bridge control names it in the project it writes: a nameless model by its file.
-  const bodyName = urdfRobotName(loadRobotModel(robot.file));
+  // The item as body-bridge control names it in the project it writes: a nameless model by its file, a name
+  // choreonoid_ros cannot make a node of (2F-85) made one.
+  const bodyName = simulationBodyItemName(urdfRobotName(loadRobotModel(robot.file)));
   const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${robot.file} script:=${PROBE_SCRIPT} ${extra.join(' ')}`), {
     ...env,
     TMPDIR: dir,
