@@ -28,6 +28,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { composePose, mulVec, quaternionFromMatrix, transpose } from '../src/model/math.js';
 import type { Mat3, Pose, Vec3 } from '../src/model/types.js';
 import { installedChoreonoid } from '../src/project/path-variables.js';
@@ -84,7 +85,8 @@ const ROOT = OURS.root;
 const TIP = OURS.tip;
 const GROUP = 'arm';
 /**
- * 1 m at 0.25 m/s, until the odometry has counted it (at most 8 s of simulation time). Open-loop, 4 s at 0.25 m/s
+ * 1 m at 0.25 m/s, until the odometry has counted it less the braking distance at the drive's acceleration limit
+ * (at most 8 s of simulation time). Open-loop, 4 s at 0.25 m/s
  * moved this 16.6 kg base 0.92–0.94 m (28 Nov 2026, the odometry within 1 cm of Choreonoid): the wheels' velocity
  * loop (velocity_pd, P only, lowered for stability at the 1 ms step) holds its speed 6–8 % low against the tyres'
  * rolling resistance. A user drives to a distance, as here. The stop comes when the test hears the odometry's metre:
@@ -250,15 +252,20 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
     await waitFor('odometry', 60_000, () => odom.length > 0 || undefined, log);
     const from = odom[odom.length - 1]!;
     const counted = (): number => Math.hypot(odom[odom.length - 1]!.x - from.x, odom[odom.length - 1]!.y - from.y);
+    // Braking as a user does: its deceleration is the generated diff_drive_controller's linear.x limit, so the
+    // command stops that far before the metre.
+    const config = parseYaml(readFileSync(join(run.controlDir(), 'ros2_controllers.yaml'), 'utf8')) as Record<string, Any>;
+    const limit: number = config['/diff_drive_controller'].ros__parameters.linear.x.max_acceleration ?? Infinity;
+    const braking = (DRIVE.speed * DRIVE.speed) / (2 * limit);
     const reached = new AbortController();
-    const watch = setInterval(() => counted() >= DRIVE.distance && reached.abort(), 5);
+    const watch = setInterval(() => counted() >= DRIVE.distance - braking && reached.abort(), 5);
     const cmd = driveCommand(node, clock.now);
     const startWall = Date.now() / 1000;
     const startSim = clock.now();
     const sentAt = await holdSpeed(cmd.send, clock.now, DRIVE.speed, DRIVE.seconds, reached.signal);
     const drivenSeconds = clock.now() - startSim;
     clearInterval(watch);
-    await holdSpeed(cmd.send, clock.now, 0, 2.0);
+    await holdSpeed(cmd.send, clock.now, 0, 2.0 + DRIVE.speed / limit);
     cmd.stop();
     node.destroySubscription(odomSub);
     const afterWall = Date.now() / 1000;
@@ -271,7 +278,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
     const figures = {
       restError,
       worldToOdom: odomStatic ? { translation: odomStatic.translation, yaw: yawOf(odomStatic.rotation) } : null,
-      commanded: { speed: DRIVE.speed, distance: DRIVE.distance, seconds: drivenSeconds, largestGap: largestGap(sentAt) },
+      commanded: { speed: DRIVE.speed, distance: DRIVE.distance, acceleration: limit, brakingFrom: DRIVE.distance - braking, seconds: drivenSeconds, largestGap: largestGap(sentAt) },
       choreonoidMoved: moved,
       odometryError: { position: translationError(odometry!, truth), yaw: yawOf(odometry!.rotation) - yawOf(truth.rotation) },
     };
