@@ -154,6 +154,10 @@ def simulation(context):
     # every joint's mode, on top of the user's params file, as one file for the node.
     node_parameters = tools.file_parameters(params_file, namespace, 'robot_state_publisher')
     node_parameters.update(project_parameters)
+    if not is_true(get('moveit')):
+        # No move_group, no planning scene to keep.
+        for name in ('planning_scene_project', 'planning_robot'):
+            node_parameters.pop(name, None)
     if spawners.get('joint_modes'):
         node_parameters['ros2_control_joint_modes'] = list(spawners['joint_modes'])
     if get('roles_file'):
