@@ -13,8 +13,7 @@
 // Large best-effort messages on loopback need a socket receive buffer that holds a whole frame: this
 // script adds Cyclone's SocketReceiveBufferSize to CYCLONEDDS_URI for every process (docs/ros.md).
 // Prints a Markdown table; --json FILE also writes the figures.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeJointState } from '../src/cdr/joint-state.js';
@@ -24,6 +23,7 @@ import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
 import { writeStamp } from '../src/cdr/header-splice.js';
 import { findRobotStatePublisher, findTopicToolsRelay, found } from '../test/support/peers.js';
 import { withMallocTunables } from '../src/ros/malloc-tunables.js';
+import { cpuSeconds, cycloneUri, loadAverage, pageFaults, type Proc, sleep, start, stop, threadCpuSeconds, threadDelta, waitFor } from './live-procs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -49,66 +49,6 @@ const REPEAT = Math.max(1, Number(process.env.LIVE_REPEAT ?? 1));
  * glibc's defaults. The C++ peers run as `ros2 run` starts them.
  */
 const MALLOC_TUNED = process.env.LIVE_MALLOC_TUNABLES !== '0';
-const TICKS_PER_SECOND = 100; // /proc/<pid>/stat's clock ticks (USER_HZ) on Linux
-
-/** Cyclone's receive buffer for a 5 MB cloud (the kernel caps it at net.core.rmem_max). */
-export const RECEIVE_BUFFER = '<Internal><SocketReceiveBufferSize min="default" max="8MB"/></Internal>';
-
-/**
- * With LIVE_LARGE_FRAGMENTS=1: UDP datagrams of up to 64 kB instead of Cyclone's 1344-byte fragments in
- * 14720-byte messages, so a 5 MB cloud is ~80 sends instead of ~3,700 (loopback's MTU is 64 kB).
- */
-export const LARGE_FRAGMENTS = '<General><MaxMessageSize>65500B</MaxMessageSize><FragmentSize>65000B</FragmentSize></General>';
-
-function cycloneUri(): string {
-  // LIVE_DEFAULT_RECEIVE_BUFFER=1 leaves the socket buffer at the kernel's default, to see what it loses.
-  const add = (process.env.LIVE_DEFAULT_RECEIVE_BUFFER === '1' ? '' : RECEIVE_BUFFER) + (process.env.LIVE_LARGE_FRAGMENTS === '1' ? LARGE_FRAGMENTS : '');
-  const base = process.env.CYCLONEDDS_URI ?? '';
-  if (add === '') return base;
-  if (base.includes('</Domain>')) return base.replace('</Domain>', `${add}</Domain>`);
-  return `<CycloneDDS><Domain>${add}</Domain></CycloneDDS>`;
-}
-
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-
-/**
- * Page faults (minor + major) of the whole process: an rclnodejs relay's cost on this machine was mostly the
- * kernel faulting in fresh pages for each message's megabytes (src/ros/malloc-tunables.ts).
- */
-function pageFaults(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[7]) + Number(fields[9]);
-}
-
-/** CPU seconds per thread name (/proc/<pid>/task/<tid>/comm), to tell the JavaScript thread from DDS's and rclnodejs's. */
-function threadCpuSeconds(pid: number): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return out;
-}
-
-const threadDelta = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
-  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, Math.round((v - (before[k] ?? 0)) * 100) / 100]).filter(([, v]) => (v as number) > 0));
-
-/** /proc/loadavg's three averages: the figures are only comparable within one run, and this says how busy the machine was. */
-const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function chainBody(): string {
   const axes = ['Z', 'Y', 'X'];
@@ -182,38 +122,6 @@ function upstreamImage(): Uint8Array {
   return writeImage({ header: { stamp: { sec: 0, nanosec: 0 }, frame_id: 'CAM' }, height: 480, width: 640, encoding: 'rgb8', is_bigendian: 0, step: 1920, data });
 }
 
-
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-}
-
-function start(cmd: string, args: string[], env: NodeJS.ProcessEnv): Proc {
-  let out = '';
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-  child.stdout!.on('data', (d) => (out = (out + String(d)).slice(-20000)));
-  child.stderr!.on('data', (d) => (out = (out + String(d)).slice(-20000)));
-  return { child, output: () => out };
-}
-
-async function stop(p: Proc): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  const exited = new Promise((r) => p.child.once('exit', r));
-  p.child.kill('SIGINT');
-  const timeout = setTimeout(() => p.child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timeout);
-}
-
-async function waitFor<T>(what: string, ms: number, poll: () => T | undefined, log: () => string): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = poll();
-    if (v !== undefined) return v;
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}\n${log()}`);
-    await sleep(50);
-  }
-}
 
 /** Sends `send(i)` at `hz` for `seconds`, in bursts that catch up with the schedule; returns how many were sent. */
 async function paced(hz: number, seconds: number, send: (i: number) => void): Promise<number> {
