@@ -13,8 +13,8 @@
 //                 the same body file in sim time: /tf from the body's joint_states, and every device relayed;
 //   C++ peers   — topic_tools' relay of every device input topic Choreonoid publishes, plus robot_state_publisher
 //                 on the same joint_states with body_bridge's URDF: what a C++ graph runs for the same job;
-//   floor       — one rclnodejs node relaying the same inputs unchanged and taking the joint_states
-//                 (bench/live-floor.ts many), with the same malloc tunables.
+//   floor       — one rclnodejs node relaying the same inputs unchanged and taking the joint_states and /clock
+//                 (which body_bridge takes in sim time) (bench/live-floor.ts many), with the same malloc tunables.
 // Every output of all three is subscribed by this script, so each one sends what it makes. Choreonoid's own
 // CPU and the load average go with every window: they are what the machine was doing.
 // Needs ROS 2 sourced with choreonoid_ros, topic_tools and robot_state_publisher, Xvfb, and `npm run build`.
@@ -245,7 +245,7 @@ async function simulate(rcl: Any, node: Any, m: SimModel, scratch: string, displ
     procs.push(rsp);
     const floor = start(
       process.execPath,
-      [FLOOR, 'many', ...inputList.map((input, i) => `relay:${inputs[input]}:${input}:/bb_sim_floor/t${i}`), `sink:sensor_msgs/msg/JointState:${bodyNs}/joint_states`],
+      [FLOOR, 'many', ...inputList.map((input, i) => `relay:${inputs[input]}:${input}:/bb_sim_floor/t${i}`), `sink:sensor_msgs/msg/JointState:${bodyNs}/joint_states`, 'sink:rosgraph_msgs/msg/Clock:/clock'],
       jsEnv,
     );
     procs.push(floor);
