@@ -7,7 +7,7 @@
 // megabytes go back to the kernel after each collection and come back as fresh pages: ~225 page faults per
 // 0.9 MB image, and on a 2-core VM the faults cost more than the relaying. A relay that only republishes the
 // bytes (bench/live-floor.ts) took 1.34–1.66 CPU-s for 300 images where topic_tools' C++ relay took 0.50–0.66;
-// with these two settings 0.67–0.74 (BENCHMARKS.md, "Page faults, not JavaScript"). The cost is memory kept:
+// with these two settings 0.63–0.78 (BENCHMARKS.md, "Page faults, not JavaScript"). The cost is memory kept:
 // up to trim_threshold of freed heap stays mapped instead of returning to the kernel.
 
 /** Blocks below this come from the heap, not from mmap (glibc caps it at 32 MB on 64-bit). */
