@@ -3,14 +3,38 @@
 // it costs, rclnodejs and DDS cost body_bridge too.
 //   node live-floor.js sink <type> <topic>
 //   node live-floor.js relay <type> <from> <to>
+//   node live-floor.js many relay:<type>:<from>:<to> sink:<type>:<topic> ...   (bench/live-sim.ts: every stream of a simulation in one node)
 import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
+interface Follow {
+  type: string;
+  from: string;
+  /** Where the bytes go again; none for a sink. */
+  to?: string;
+}
+
+/** The streams a command line asks for, or why it is not understood. */
+function follows(argv: readonly string[]): Follow[] | string {
+  const [mode, ...rest] = argv;
+  if (mode === 'sink' && rest.length === 2) return [{ type: rest[0]!, from: rest[1]! }];
+  if (mode === 'relay' && rest.length === 3) return [{ type: rest[0]!, from: rest[1]!, to: rest[2]! }];
+  if (mode !== 'many' || rest.length === 0) return 'usage: live-floor sink TYPE FROM | relay TYPE FROM TO | many relay:TYPE:FROM:TO|sink:TYPE:FROM ...';
+  const out: Follow[] = [];
+  for (const spec of rest) {
+    const [kind, type, from, to] = spec.split(':');
+    if (kind === 'sink' && type && from && to === undefined) out.push({ type, from });
+    else if (kind === 'relay' && type && from && to) out.push({ type, from, to });
+    else return `live-floor: not a stream: ${spec}`;
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
-  const [mode, type, from, to] = process.argv.slice(2);
-  if (!type || !from || (mode !== 'sink' && mode !== 'relay') || (mode === 'relay' && !to)) throw new Error('usage: live-floor sink|relay TYPE FROM [TO]');
+  const streams = follows(process.argv.slice(2));
+  if (typeof streams === 'string') throw new Error(streams);
   const loaded = await loadRclnodejs();
   if ('error' in loaded) throw new Error(loaded.error);
   const rcl: Any = loaded.rcl;
@@ -20,8 +44,10 @@ async function main(): Promise<void> {
   const node = new rcl.Node(`live_floor_${process.pid}`, '', undefined, options);
   // body_bridge's QoS for these topics: SensorDataQoS in, best effort (devices) out.
   const qos = new rcl.QoS(rcl.QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST, 5, rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT);
-  const out = mode === 'relay' ? node.createPublisher(type, to, { qos }) : null;
-  node.createSubscription(type, from, { qos, isRaw: true }, (bytes: Buffer) => out?.publish(bytes));
+  for (const s of streams) {
+    const out = s.to !== undefined ? node.createPublisher(s.type, s.to, { qos }) : null;
+    node.createSubscription(s.type, s.from, { qos, isRaw: true }, (bytes: Buffer) => out?.publish(bytes));
+  }
   node.spin();
   const stop = (): void => {
     node.destroy();

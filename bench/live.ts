@@ -13,8 +13,7 @@
 // Large best-effort messages on loopback need a socket receive buffer that holds a whole frame: this
 // script adds Cyclone's SocketReceiveBufferSize to CYCLONEDDS_URI for every process (docs/ros.md).
 // Prints a Markdown table; --json FILE also writes the figures.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { writeJointState } from '../src/cdr/joint-state.js';
@@ -23,6 +22,8 @@ import { writeImage } from '../src/cdr/image.js';
 import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
 import { writeStamp } from '../src/cdr/header-splice.js';
 import { findRobotStatePublisher, findTopicToolsRelay, found } from '../test/support/peers.js';
+import { withMallocTunables } from '../src/ros/malloc-tunables.js';
+import { cpuSeconds, cycloneUri, loadAverage, pageFaults, type Proc, sleep, start, stop, threadCpuSeconds, threadDelta, waitFor } from './live-procs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -42,56 +43,12 @@ const JOINTS = 40;
 const CLOUD_HZ = Number(process.env.LIVE_CLOUD_HZ ?? 30);
 /** LIVE_REPEAT=N runs the selected cases N times, alternating, and adds the median ratios. */
 const REPEAT = Math.max(1, Number(process.env.LIVE_REPEAT ?? 1));
-const TICKS_PER_SECOND = 100; // /proc/<pid>/stat's clock ticks (USER_HZ) on Linux
-
-/** Cyclone's receive buffer for a 5 MB cloud (the kernel caps it at net.core.rmem_max). */
-export const RECEIVE_BUFFER = '<Internal><SocketReceiveBufferSize min="default" max="8MB"/></Internal>';
-
 /**
- * With LIVE_LARGE_FRAGMENTS=1: UDP datagrams of up to 64 kB instead of Cyclone's 1344-byte fragments in
- * 14720-byte messages, so a 5 MB cloud is ~80 sends instead of ~3,700 (loopback's MTU is 64 kB).
+ * The node runs with the glibc malloc settings its installed launcher gives it (src/ros/malloc-tunables.ts), and
+ * the floor with the same, so node / floor is body_bridge's own work; LIVE_MALLOC_TUNABLES=0 runs both with
+ * glibc's defaults. The C++ peers run as `ros2 run` starts them.
  */
-export const LARGE_FRAGMENTS = '<General><MaxMessageSize>65500B</MaxMessageSize><FragmentSize>65000B</FragmentSize></General>';
-
-function cycloneUri(): string {
-  // LIVE_DEFAULT_RECEIVE_BUFFER=1 leaves the socket buffer at the kernel's default, to see what it loses.
-  const add = (process.env.LIVE_DEFAULT_RECEIVE_BUFFER === '1' ? '' : RECEIVE_BUFFER) + (process.env.LIVE_LARGE_FRAGMENTS === '1' ? LARGE_FRAGMENTS : '');
-  const base = process.env.CYCLONEDDS_URI ?? '';
-  if (add === '') return base;
-  if (base.includes('</Domain>')) return base.replace('</Domain>', `${add}</Domain>`);
-  return `<CycloneDDS><Domain>${add}</Domain></CycloneDDS>`;
-}
-
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
-
-/** CPU seconds per thread name (/proc/<pid>/task/<tid>/comm), to tell the JavaScript thread from DDS's and rclnodejs's. */
-function threadCpuSeconds(pid: number): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return out;
-}
-
-const threadDelta = (after: Record<string, number>, before: Record<string, number>): Record<string, number> =>
-  Object.fromEntries(Object.entries(after).map(([k, v]) => [k, Math.round((v - (before[k] ?? 0)) * 100) / 100]).filter(([, v]) => (v as number) > 0));
-
-/** /proc/loadavg's three averages: the figures are only comparable within one run, and this says how busy the machine was. */
-const loadAverage = (): string => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const MALLOC_TUNED = process.env.LIVE_MALLOC_TUNABLES !== '0';
 
 function chainBody(): string {
   const axes = ['Z', 'Y', 'X'];
@@ -166,38 +123,6 @@ function upstreamImage(): Uint8Array {
 }
 
 
-interface Proc {
-  child: ChildProcess;
-  output: () => string;
-}
-
-function start(cmd: string, args: string[], env: NodeJS.ProcessEnv): Proc {
-  let out = '';
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-  child.stdout!.on('data', (d) => (out = (out + String(d)).slice(-20000)));
-  child.stderr!.on('data', (d) => (out = (out + String(d)).slice(-20000)));
-  return { child, output: () => out };
-}
-
-async function stop(p: Proc): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  const exited = new Promise((r) => p.child.once('exit', r));
-  p.child.kill('SIGINT');
-  const timeout = setTimeout(() => p.child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timeout);
-}
-
-async function waitFor<T>(what: string, ms: number, poll: () => T | undefined, log: () => string): Promise<T> {
-  const t0 = Date.now();
-  for (;;) {
-    const v = poll();
-    if (v !== undefined) return v;
-    if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}\n${log()}`);
-    await sleep(50);
-  }
-}
-
 /** Sends `send(i)` at `hz` for `seconds`, in bursts that catch up with the schedule; returns how many were sent. */
 async function paced(hz: number, seconds: number, send: (i: number) => void): Promise<number> {
   const t0 = performance.now();
@@ -227,6 +152,8 @@ export interface LiveCase {
   floorThreads: Record<string, number>;
   sent: number;
   received: Record<string, number>;
+  /** Page faults over the window, per process. */
+  faults: { node: number; peer: number; floor: number };
 }
 
 async function main(): Promise<void> {
@@ -243,6 +170,7 @@ async function main(): Promise<void> {
 
   process.env.CYCLONEDDS_URI = cycloneUri();
   const env = { ...process.env };
+  const jsEnv = MALLOC_TUNED ? { ...env, GLIBC_TUNABLES: withMallocTunables(env.GLIBC_TUNABLES) } : env;
   const scratch = mkdtempSync(join(tmpdir(), 'body-bridge-live-bench-'));
   const procs: Proc[] = [];
   const tag = `bbl${process.pid}`;
@@ -256,7 +184,7 @@ async function main(): Promise<void> {
   const latched = new rcl.QoS(1, 1, 1, 1);
   const results: LiveCase[] = [];
   const bridge = (body: string, ns: string, params: string[]): Proc => {
-    const p = start(process.execPath, [...NODE_ARGS, MAIN, body, '--ros-args', '-r', `__ns:=${ns}`, '-p', `mesh_dir:=${join(scratch, `meshes${ns.replace(/\//g, '_')}`)}`, ...params.flatMap((x) => ['-p', x])], env);
+    const p = start(process.execPath, [...NODE_ARGS, MAIN, body, '--ros-args', '-r', `__ns:=${ns}`, '-p', `mesh_dir:=${join(scratch, `meshes${ns.replace(/\//g, '_')}`)}`, ...params.flatMap((x) => ['-p', x])], jsEnv);
     procs.push(p);
     return p;
   };
@@ -283,7 +211,7 @@ async function main(): Promise<void> {
       const toBb = node.createPublisher('sensor_msgs/msg/JointState', `${A}/joint_states`);
       const toRsp = node.createPublisher('sensor_msgs/msg/JointState', `${B}/joint_states`);
       const F = `/${tag}${run}_floor`;
-      const floor = start(process.execPath, [FLOOR, 'sink', 'sensor_msgs/msg/JointState', `${F}/joint_states`], env);
+      const floor = start(process.execPath, [FLOOR, 'sink', 'sensor_msgs/msg/JointState', `${F}/joint_states`], jsEnv);
       procs.push(floor);
       const toFloor = node.createPublisher('sensor_msgs/msg/JointState', `${F}/joint_states`);
       const names = Array.from({ length: JOINTS }, (_, i) => `J${i + 1}`);
@@ -310,6 +238,7 @@ async function main(): Promise<void> {
         bb: cpuSeconds(bb.child.pid!),
         rs: cpuSeconds(peer.child.pid!),
         floor: cpuSeconds(floor.child.pid!),
+        faults: { node: pageFaults(bb.child.pid!), peer: pageFaults(peer.child.pid!), floor: pageFaults(floor.child.pid!) },
         tf: { ...tfCount },
         threads: threadCpuSeconds(bb.child.pid!),
         rsThreads: threadCpuSeconds(peer.child.pid!),
@@ -327,6 +256,7 @@ async function main(): Promise<void> {
         floorThreads: threadDelta(threadCpuSeconds(floor.child.pid!), before.floorThreads),
         sent,
         received: { '/tf from body_bridge': tfCount.bb - before.tf.bb, '/tf from robot_state_publisher': tfCount.rs - before.tf.rs },
+        faults: { node: pageFaults(bb.child.pid!) - before.faults.node, peer: pageFaults(peer.child.pid!) - before.faults.peer, floor: pageFaults(floor.child.pid!) - before.faults.floor },
       });
       await stop(bb);
       await stop(peer);
@@ -356,7 +286,7 @@ async function main(): Promise<void> {
       }
       const p = bridge(body, NS, [`device_input_namespace:=${IN}`, 'camera_info_without_images:=false']);
       const floorOut = `/${tag}${run}_floor_${device.toLowerCase()}`;
-      const floor = start(process.execPath, [FLOOR, 'relay', type, `${IN}/${inputTopic}`, floorOut], env);
+      const floor = start(process.execPath, [FLOOR, 'relay', type, `${IN}/${inputTopic}`, floorOut], jsEnv);
       procs.push(floor);
       // topic_tools' C++ relay of the same input: the same bytes out again, from C++ (rclcpp's generic subscription and publisher).
       const relayOut = `/${tag}${run}_cpp_relay_${device.toLowerCase()}`;
@@ -380,6 +310,7 @@ async function main(): Promise<void> {
       passed.relay = 0;
       const pids = { node: p.child.pid!, floor: floor.child.pid!, relay: relay.child.pid! };
       const before = { node: cpuSeconds(pids.node), floor: cpuSeconds(pids.floor), relay: cpuSeconds(pids.relay) };
+      const beforeFaults = { node: pageFaults(pids.node), floor: pageFaults(pids.floor), relay: pageFaults(pids.relay) };
       const beforeThreads = { node: threadCpuSeconds(pids.node), floor: threadCpuSeconds(pids.floor), relay: threadCpuSeconds(pids.relay) };
       const sent = await paced(hz, SECONDS, send);
       await sleep(500);
@@ -393,6 +324,7 @@ async function main(): Promise<void> {
         floorThreads: threadDelta(threadCpuSeconds(pids.floor), beforeThreads.floor),
         sent,
         received: { ...counts, 'floor relay': passed.floor, 'C++ relay': passed.relay },
+        faults: { node: pageFaults(pids.node) - beforeFaults.node, peer: pageFaults(pids.relay) - beforeFaults.relay, floor: pageFaults(pids.floor) - beforeFaults.floor },
       });
       await stop(p);
       await stop(floor);
@@ -425,7 +357,7 @@ async function main(): Promise<void> {
 
   const ratio = (a: number, b: number | undefined): string => (b !== undefined && b > 0 ? `${(a / b).toFixed(2)}×` : '—');
   const lines = [
-    `load average (1, 5, 15 min) at the start ${loadAtStart}, at the end ${loadAverage()}`,
+    `load average (1, 5, 15 min) at the start ${loadAtStart}, at the end ${loadAverage()}; node and floor with ${MALLOC_TUNED ? `GLIBC_TUNABLES=${jsEnv.GLIBC_TUNABLES}` : "glibc malloc's defaults"}`,
     '',
     '| case | body_bridge CPU-s | % of a core | peer | peer CPU-s | node / peer | floor CPU-s | node / floor | sent | received |',
     '|---|---|---|---|---|---|---|---|---|---|',
@@ -457,7 +389,9 @@ async function main(): Promise<void> {
   console.log('CPU-s by thread (node; peer; floor):');
   const threads = (t: Record<string, number> | undefined): string => (t ? Object.entries(t).map(([k, v]) => `${k} ${v}`).join(', ') : '—');
   for (const r of results) console.log(`  ${r.name}: ${threads(r.nodeThreads)}; ${threads(r.peer?.threads)}; ${threads(r.floorThreads)}`);
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cycloneddsUri: process.env.CYCLONEDDS_URI, loadAverage: { start: loadAtStart, end: loadAverage() }, results }, null, 2));
+  console.log('Page faults (node; peer; floor):');
+  for (const r of results) console.log(`  ${r.name}: ${r.faults.node}; ${r.faults.peer}; ${r.faults.floor}`);
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ cycloneddsUri: process.env.CYCLONEDDS_URI, glibcTunables: MALLOC_TUNED ? jsEnv.GLIBC_TUNABLES : null, loadAverage: { start: loadAtStart, end: loadAverage() }, results }, null, 2));
 }
 
 main().then(

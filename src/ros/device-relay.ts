@@ -15,6 +15,7 @@ import { readWrenchStamped, writeWrenchStamped } from '../cdr/wrench-stamped.js'
 import { transpose } from '../model/math.js';
 import type { CameraParams, Device, RangeCameraParams, RangeSensorParams, RobotModel } from '../model/types.js';
 import { type Header, type Image, MessageType, type Time } from '../messages/messages.js';
+import { standaloneTimer } from './standalone-timer.js';
 import { type RawPublisher, sensorDataQoS, type Transport } from './transport.js';
 import { cameraInfo, cameraIntrinsics, type Intrinsics, renderedImageSize } from '../devices/camera-info.js';
 import type { DeviceFrames } from '../kinematics/device-frames.js';
@@ -125,7 +126,6 @@ function cameraInfoStream(
   frameId: string,
   publisher: RawPublisher,
 ): (stamp: Time) => void {
-  let imageSinceTick = false;
   // Everything but the stamp is the camera's: serialized once, the stamp written in place for each message.
   const bytes = writeCameraInfo(cameraInfo(params, header({ sec: 0, nanosec: 0 }, frameId)));
   const publish = (stamp: Time): void => {
@@ -135,17 +135,12 @@ function cameraInfoStream(
   // Standalone CameraInfo exists so rviz can draw the frustum; a non-pinhole (fisheye) camera's
   // CameraInfo is "uncalibrated" and draws nothing, so it only goes out with images.
   const rate = params.frame_rate;
-  if (relay.params.cameraInfoWithoutImages && rate > 0 && Number.isFinite(rate) && cameraIntrinsics(params) !== null) {
-    relay.stops.push(
-      // At most 1 kHz, whatever frame_rate a file declares.
-      relay.transport.timer(Math.max(1, 1000 / rate), () => {
-        if (!imageSinceTick) publish(relay.transport.now());
-        imageSinceTick = false;
-      }),
-    );
-  }
+  if (!(relay.params.cameraInfoWithoutImages && rate > 0 && Number.isFinite(rate) && cameraIntrinsics(params) !== null)) return publish;
+  // At most 1 kHz, whatever frame_rate a file declares.
+  const alone = standaloneTimer((ms, tick) => relay.transport.timer(ms, tick), Math.max(1, 1000 / rate), () => publish(relay.transport.now()));
+  relay.stops.push(alone.stop);
   return (stamp) => {
-    imageSinceTick = true;
+    alone.streamed();
     publish(stamp);
   };
 }
