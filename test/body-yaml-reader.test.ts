@@ -122,6 +122,15 @@ describe('the direct YAML reader gives what the yaml package route gives', () =>
     }
   });
 
+  test('an anchor not followed by white space (`&a[ 0 ]`) is left to the yaml route, which rejects it', () => {
+    // Found by the mutation test above (28 Nov 2026): `translation: &a[ 0, 0, 0.7135 ]` in a copy of SR1-floor-box.body.
+    const file = join(corpusDir, 'x.body');
+    for (const text of ['a: &x[ 0, 0 ]\n', 'a: &x{ b: 1 }\n', 'a:\n  &x[ 1 ]\n']) {
+      expect(direct(file, text, []), text).toBeNull();
+      expect(() => parseWithYamlPackage(file, text, defaultLimits, []), text).toThrow(/separated from the next token by white space/);
+    }
+  });
+
   test('limits and cycles are left to the yaml route, which reports them located', () => {
     const file = join(corpusDir, 'x.body');
     const w: Diagnostic[] = [];

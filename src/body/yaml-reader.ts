@@ -254,6 +254,19 @@ export function readYamlSubset(
     return text.slice(start, pos);
   }
 
+  /**
+   * An anchor's name after its `&`. YAML wants white space after it (`&a[ 0 ]` is an error to the yaml route, a
+   * name ended by a flow indicator here): anything else is left to the yaml route, which says where.
+   */
+  function readAnchorName(): string {
+    const name = readName();
+    if (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c !== SPACE && c !== NEWLINE && c !== 9 && c !== 13) outside();
+    }
+    return name;
+  }
+
   /** A plain scalar's text: in block context up to `: `, ` #` or the line's end; in flow context also up to , [ ] { }. */
   function readPlain(flow: boolean): string {
     const start = pos;
@@ -384,7 +397,7 @@ export function readYamlSubset(
     const c = text.charCodeAt(pos);
     if (c === 38 /* & */) {
       pos++;
-      const name = readName();
+      const name = readAnchorName();
       if (aliasAfterAnchor()) outside();
       skipFlowSpace(blockIndent);
       const done = anchor(name, path, depth);
@@ -556,7 +569,7 @@ export function readYamlSubset(
     const c = pos < n ? text.charCodeAt(pos) : NEWLINE;
     if (c === 38 /* & */) {
       pos++;
-      const name = readName();
+      const name = readAnchorName();
       if (aliasAfterAnchor()) outside();
       const done = anchor(name, path, depth);
       const node = blockValue(path, depth, indent, seqAtIndent);
@@ -592,7 +605,7 @@ export function readYamlSubset(
     if (c === DASH && isBlank(pos + 1)) return blockSeq(path, depth, col);
     if (c === 38 /* & */) {
       pos++;
-      const name = readName();
+      const name = readAnchorName();
       if (aliasAfterAnchor()) outside();
       while (pos < n && text.charCodeAt(pos) === SPACE) pos++;
       let at = pos - lineStart;
