@@ -55,10 +55,12 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
   const procs = processGroup();
   let rcl: Any;
   let node: Any;
-  const scratch = mkdtempSync(join(tmpdir(), 'bb-live-faults-'));
+  // Made in beforeAll: a skipped suite's describe body still runs, and would leave it behind.
+  let scratch = '';
 
   beforeAll(async () => {
     requireShared();
+    scratch = mkdtempSync(join(tmpdir(), 'bb-live-faults-'));
     rcl = ros.rcl;
     node = await observerNode(rcl, 'faults-test');
     node.spin();
@@ -67,7 +69,7 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
   afterAll(async () => {
     await procs.stopAll();
     closeObserver(rcl, node);
-    rmSync(scratch, { recursive: true, force: true });
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
     const dir = join(projectRoot, 'build', 'live-faults');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -168,11 +168,13 @@ describe.skipIf(skipAll)('Ctrl-C on each launch, at each phase, ends everything 
   let node: Any;
   let setup = '';
   let x: XDisplay | null = null;
-  const scratchRoot = mkdtempSync(join(tmpdir(), 'bb-live-shutdown-'));
+  // Made in beforeAll: a skipped suite's describe body still runs, and would leave it behind.
+  let scratchRoot = '';
   const results = join(projectRoot, 'build', 'live-shutdown');
 
   beforeAll(async () => {
     requireShared();
+    scratchRoot = mkdtempSync(join(tmpdir(), 'bb-live-shutdown-'));
     rcl = ros.rcl;
     node = await observerNode(rcl, 'shutdown-test');
     node.spin();
@@ -184,7 +186,7 @@ describe.skipIf(skipAll)('Ctrl-C on each launch, at each phase, ends everything 
     await procs.stopAll();
     await x?.stop();
     closeObserver(rcl, node);
-    rmSync(scratchRoot, { recursive: true, force: true });
+    if (scratchRoot) rmSync(scratchRoot, { recursive: true, force: true });
     mkdirSync(results, { recursive: true });
     writeFileSync(join(results, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
     for (const o of report) {
