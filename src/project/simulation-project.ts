@@ -21,7 +21,7 @@ import { Document, Scalar, isScalar, visit } from 'yaml';
 import { type DeviceFrames, deviceFrames } from '../kinematics/device-frames.js';
 import { quaternionFromMatrix } from '../model/math.js';
 import type { Pose, RobotModel } from '../model/types.js';
-import { WORLD_FRAME, placementOfPose } from './launch-plan.js';
+import { WORLD_FRAME, generatedBodyParameters, placementOfPose } from './launch-plan.js';
 import { rosNodeName } from './ros-items.js';
 
 export interface SimulationProjectOptions {
@@ -254,8 +254,9 @@ export function deviceNamingScript(itemName: string, names: readonly DeviceName[
  * body_bridge's parameters for the body in the generated project, where the defaults would not match it (empty
  * when they do): the namespace choreonoid_ros publishes the devices in when the item is not named after the
  * model; the nameless devices' topics (device_input_topics, keyed by frame); and, for a free body the project
- * lifts onto the floor, not driven (a driven base's odometry counts from wherever it starts), `world` → root at
- * the lifted pose in place of free_root_frame's model pose.
+ * lifts onto the floor, not driven, `world` → root at the lifted pose in place of free_root_frame's model pose.
+ * A driven base drives in the project's world (REP-105, generatedBodyParameters): world → odom where the project
+ * starts it (`rootPose`, lifted or not), the project (`projectFile`) as MoveIt's scene.
  */
 export function generatedProjectParameters(o: {
   modelName: string;
@@ -264,6 +265,9 @@ export function generatedProjectParameters(o: {
   /** The free root's pose in the project, when it is not the model's; null otherwise. */
   liftedRootPose: Pose | null;
   driven: boolean;
+  /** Where the project starts the root, and the project's file: a driven base's world. */
+  rootPose: Pose;
+  projectFile: string;
 }): Record<string, string | string[] | number[]> {
   const namespace = `/${rosNodeName(o.itemName)}`;
   const out: Record<string, string | string[] | number[]> = {};
@@ -272,6 +276,11 @@ export function generatedProjectParameters(o: {
   if (o.liftedRootPose && !o.driven) {
     // placement_frame replaces free_root_frame (the node refuses both).
     Object.assign(out, { placement_frame: WORLD_FRAME, placement: placementOfPose(o.liftedRootPose), free_root_frame: '' });
+  }
+  if (o.driven) {
+    // An empty list has no ROS parameter type (rcl refuses it): left out, the node's default is empty.
+    const placed = Object.entries(generatedBodyParameters(o.projectFile, o.itemName, o.rootPose)).filter(([, v]) => !(Array.isArray(v) && v.length === 0));
+    Object.assign(out, Object.fromEntries(placed));
   }
   return out;
 }
