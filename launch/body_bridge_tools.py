@@ -11,8 +11,9 @@ import subprocess
 
 import yaml
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
-from launch.actions import DeclareLaunchArgument, OpaqueFunction, RegisterEventHandler
-from launch.event_handlers import OnShutdown
+from launch.actions import DeclareLaunchArgument, EmitEvent, LogInfo, OpaqueFunction, RegisterEventHandler
+from launch.event_handlers import OnProcessExit, OnShutdown
+from launch.events import Shutdown
 from launch.substitutions import PathJoinSubstitution
 from launch_ros.substitutions import FindPackageShare
 
@@ -143,3 +144,36 @@ def remove_at_shutdown(path):
         elif os.path.exists(path):
             os.remove(path)
     return RegisterEventHandler(OnShutdown(on_shutdown=[OpaqueFunction(function=remove)]))
+
+
+# Times a process the launch keeps running (Choreonoid, body_bridge) is started again after it was killed or crashed,
+# before the launch gives up and ends: a process that dies every time it starts would otherwise loop for ever.
+RESTARTS = 3
+
+
+def kept_running(start, what, carry_on, restart_on, also=lambda: [], other_exit=lambda event: [], restarts=RESTARTS):
+    """The process start() makes (a fresh action each time) and, with it, the actions also() makes (Choreonoid's
+    spawners). When it ends while the launch runs and restart_on(exit code) holds, the launch says so and starts both
+    again — at most `restarts` times, then it ends the launch; any other end goes to other_exit(event). A launch that
+    is shutting down starts nothing."""
+    process = start()
+
+    def ended(event, context):
+        if context.is_shutdown:
+            return []
+        if not restart_on(event.returncode):
+            return other_exit(event)
+        if restarts == 0:
+            return [LogInfo(msg='%s ended (exit code %d) %d times: not starting it again' % (what, event.returncode, RESTARTS + 1)),
+                    EmitEvent(event=Shutdown(reason='%s keeps ending' % what))]
+        return [LogInfo(msg='%s ended (exit code %d): starting it again%s' % (what, event.returncode, carry_on))] \
+            + kept_running(start, what, carry_on, restart_on, also, other_exit, restarts - 1)
+
+    return [process, RegisterEventHandler(OnProcessExit(target_action=process, on_exit=ended))] + also()
+
+
+def killed(code):
+    """body_bridge's exits worth a restart: by a signal (killed; a crash of Node.js or rclnodejs: SIGSEGV, SIGABRT).
+    An exit code of its own follows a message saying why (a model that does not load at start), which a restart
+    would only repeat."""
+    return code < 0

@@ -65,14 +65,15 @@ def project_nodes(context):
         use_sim_time = is_true(sim_time)
 
     for body in plan['bodies']:
-        actions.append(Node(
+        # Killed or crashed, a body's node starts again (as bridge.launch.py's).
+        actions += tools.kept_running(lambda body=body: Node(
             package='body_bridge',
             executable='body_bridge',
             name=body['node_name'],
             namespace=body['namespace'],
             output='screen',
             parameters=[tools.node_parameters({**body['parameters'], 'use_sim_time': use_sim_time})],
-        ))
+        ), 'body_bridge %s' % body['node_name'], ': the other nodes carry on', restart_on=tools.killed)
     if is_true(get('rviz')):
         actions.append(Node(
             package='rviz2',

@@ -33,8 +33,7 @@ import sys
 import tempfile
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, EmitEvent, GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction, RegisterEventHandler
-from launch.event_handlers import OnProcessExit
+from launch.actions import DeclareLaunchArgument, EmitEvent, GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction
 from launch.events import Shutdown
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
@@ -61,29 +60,14 @@ def launch_file(name, arguments):
     )
 
 
-# Times Choreonoid is started again after it was killed or crashed, before the launch gives up and ends.
-CHOREONOID_RESTARTS = 3
-
-
-def simulator(choreonoid, spawners, restarts=CHOREONOID_RESTARTS):
-    """Choreonoid and the spawners that activate the controllers inside it. Killed or crashed while the launch runs,
-    Choreonoid starts again with its spawners, and body_bridge, move_group and rviz2 carry on: the controller manager
-    reads robot_description from body_bridge again, and MoveIt's controller clients find the new action servers.
-    Closed by the user (exit code 0), it ends the launch."""
-    process = choreonoid()
-
-    def ended(event, context):
-        if context.is_shutdown:
-            return []
-        if event.returncode == 0:
-            return [EmitEvent(event=Shutdown(reason='Choreonoid was closed'))]
-        if restarts == 0:
-            return [LogInfo(msg='Choreonoid ended (exit code %d) %d times: not starting it again' % (event.returncode, CHOREONOID_RESTARTS + 1)),
-                    EmitEvent(event=Shutdown(reason='Choreonoid keeps ending'))]
-        return [LogInfo(msg='Choreonoid ended (exit code %d): starting it again with its controllers; body_bridge and move_group '
-                            'carry on' % event.returncode)] + simulator(choreonoid, spawners, restarts - 1)
-
-    return [process, RegisterEventHandler(OnProcessExit(target_action=process, on_exit=ended))] + spawners()
+def simulator(choreonoid, spawners):
+    """Choreonoid and the spawners that activate the controllers inside it. Killed or crashed (any exit but 0) while
+    the launch runs, Choreonoid starts again with its spawners (at most tools.RESTARTS times), and body_bridge,
+    move_group and rviz2 carry on: the controller manager reads robot_description from body_bridge again, and
+    MoveIt's controller clients find the new action servers. Closed by the user (exit code 0), it ends the launch."""
+    return tools.kept_running(choreonoid, 'Choreonoid', ' with its controllers; body_bridge and move_group carry on',
+                              restart_on=lambda code: code != 0, also=spawners,
+                              other_exit=lambda event: [EmitEvent(event=Shutdown(reason='Choreonoid was closed'))])
 
 
 def simulation(context):

@@ -25,7 +25,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   moveit: ['model', 'kinematics', 'urdf', 'messages', 'roles'],
   roles: ['model', 'kinematics', 'urdf'],
   control: ['model', 'kinematics', 'urdf', 'moveit', 'roles'],
-  rviz: ['model', 'kinematics', 'devices'],
+  // rviz draws MoveIt's planning scene as the node sends it (its markers' topic).
+  rviz: ['model', 'kinematics', 'devices', 'moveit'],
   project: ['.', 'model', 'body', 'vrml', 'kinematics'],
   cli: ['.', 'model', 'kinematics', 'urdf', 'devices', 'view', 'moveit', 'control', 'project', 'rviz', 'roles'],
   ros: ['.', 'model', 'kinematics', 'urdf', 'devices', 'messages', 'cdr', 'moveit', 'control', 'project', 'roles'],

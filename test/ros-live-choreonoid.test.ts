@@ -24,7 +24,7 @@
 //
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with choreonoid_ros (its `choreonoid` found
 // through AMENT_PREFIX_PATH) or Xvfb are absent.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,7 @@ import { projectRoot } from './support/oracle.js';
 import { type Any, commandLine, cpuOver, guiEnv, installedPackage, liveRos, processGroup, processTree, sleep, sourced, startXvfb, waitFor, type XDisplay, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
 import { findChoreonoidRos, findTopicToolsRelay, findXvfb } from './support/peers.js';
+import { probeCommand } from './support/simulation-live.js';
 import {
   applyPose,
   castRay,
@@ -59,15 +60,6 @@ import {
 import { BASE_BY_RUN, BOXES, GRAVITY, MASS, MOTION_FILE, motionSeq, type Placement, POSES, PROJECT, ROBOT_BODY, ROBOT_NAME, SCENE_DIR, SETTLE } from './live/choreonoid/scene.js';
 
 ownRosDomain('ros-live-choreonoid');
-
-/**
- * Hands the probe in Choreonoid a command, whole: it polls for the file, so a file written in place can be read
- * between its truncation and its text (seen in CI: the probe read "", removed it, and the command was lost).
- */
-const probeCommand = (probeDir: string, text: string): void => {
-  writeFileSync(join(probeDir, 'command.tmp'), text);
-  renameSync(join(probeDir, 'command.tmp'), join(probeDir, 'command'));
-};
 
 const ros = await liveRos();
 // The simulator is looked for only where the graph is there: elsewhere the first line says it all.

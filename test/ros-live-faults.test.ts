@@ -13,17 +13,35 @@
 // Choreonoid killed while move_group executes a plan through the MoveGroup action (where move_group is installed):
 //   - the goal is answered with one of MoveIt's failure codes within MOVEIT_END_SECONDS of the kill, never left
 //     waiting (docs/errors-and-limits.md says why it takes as long as it does).
+// The simulation stopped and started again mid-trajectory (Choreonoid's own SimulatorItem, through its probe: its
+// time jumps back to 0, the bodies back to their initial state), `simulation.launch.py body_file:=PA10.body`:
+//   - /clock, /joint_states and body_bridge's /tf run again from the new start within RESTART_SECONDS, the node
+//     saying it moved back in time as robot_state_publisher does; nothing dies, Choreonoid is not started again;
+//   - the next goal to the arm's joint_trajectory_controller is reached, and (where move_group is installed) a
+//     MoveIt joint goal is planned from the state the arm is now in and executed.
+// A user's project edited while it runs, then body_bridge killed (SIGKILL), where move_group is installed
+// (`simulation.launch.py project:=` a copy of test/live/mobile/Workshop.cnoid with body_bridge's mobile manipulator):
+//   - the table moved in the project file: the node says it read the project again within EDIT_SECONDS, and
+//     MoveIt's planning scene has the table where the file now puts it;
+//   - the robot's file broken (a mass that is not a number): the node names the file, line and column within
+//     EDIT_SECONDS, keeps serving the last good model (no robot_description from the broken file); the file fixed
+//     (another mass): loaded, its robot_description served; nothing restarts;
+//   - body_bridge killed: the launch says so within DETECT_SECONDS and starts it again; within BRIDGE_BACK_SECONDS
+//     the new process serves /tf and robot_description (latched: the subscriber that had it gets it again), MoveIt's
+//     scene holds the same objects (the table where it was moved) and collision matrix, and the next MoveIt goal
+//     is planned and executed; nothing else died, Choreonoid was not restarted.
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with ROS2ControlItem or ros2_controllers are absent.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { type Any, closeObserver, commandLine, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, processTree, sleep, sourced, waitFor } from './support/live-rig.js';
 import { alive, deathsIn, moveArm, otherNodes, seen } from './support/launch-live.js';
 import { skipWithout } from './support/peer-skip.js';
-import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup, rosPython } from './support/peers.js';
+import { askMoveGroup, MOVEIT_SUCCESS, type PlanAnswer, type SceneAnswer, startMoveGroupProbe } from './support/move-group-probe.js';
+import { findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup } from './support/peers.js';
+import { probeCommand, simulationClock, startSimulation, waitForControllers } from './support/simulation-live.js';
 
 
 ownRosDomain('ros-live-faults');
@@ -48,6 +66,13 @@ const START_MS = 600_000;
  * of the execution plus its allowed duration — so the bound is the restart plus the simulated time before the kill.
  */
 const MOVEIT_END_SECONDS = 300;
+
+/** s from the restart of the simulation until /clock, /joint_states and /tf run in the new time. */
+const RESTART_SECONDS = 30;
+/** s from an edit of a file until the node has acted on it (it looks every watch_period, 1 s; loading takes more). */
+const EDIT_SECONDS = 20;
+/** s from the kill of body_bridge until the new one serves /tf. */
+const BRIDGE_BACK_SECONDS = 45;
 
 const report: Record<string, unknown>[] = [];
 
@@ -164,32 +189,197 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     const clockSub = node.createSubscription('rosgraph_msgs/msg/Clock', '/clock', {}, (m: Any) => (clock = m.clock.sec + m.clock.nanosec * 1e-9));
     // A long joint goal through move_group's MoveGroup action (execution), as a user's script sends it.
     const request = { timeout: 600, group: 'arm', tip: '', planning_time: 10, steps: [{ kind: 'joint', execute: true, goal: { J1: startJ1 + 2.5, J2: 0.6, J4: 0.8 } }] };
-    const probe = spawn('bash', sourced(setup, `${rosPython()} ${join(projectRoot, 'test/peers/moveit_world_probe.py')}`), { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    probe.stdout.on('data', (d) => (out += String(d)));
-    probe.stderr.on('data', (d) => (err += String(d)));
-    const answered = new Promise<number | null>((r) => probe.once('exit', (code) => r(code)));
-    probe.stdin.end(JSON.stringify(request));
+    const probe = startMoveGroupProbe(setup, request);
     try {
-      await waitFor('the arm moving under MoveIt', 120_000, () => Math.abs(j1[j1.length - 1]! - startJ1) > 0.1 || undefined, () => `${err}\n${log().slice(-3000)}`);
+      await waitFor('the arm moving under MoveIt', 120_000, () => Math.abs(j1[j1.length - 1]! - startJ1) > 0.1 || undefined, () => `${probe.err()}\n${log().slice(-3000)}`);
       const killed = Date.now();
       const simulatedBeforeKill = clock;
       process.kill(sim!.pid, 'SIGKILL');
-      const code = await Promise.race([answered, sleep(MOVEIT_END_SECONDS * 1000).then(() => 'hung' as const)]);
+      const code = await Promise.race([probe.ended, sleep(MOVEIT_END_SECONDS * 1000).then(() => 'hung' as const)]);
       const endedAfter = (Date.now() - killed) / 1000;
-      expect(code, `MoveIt's execution still had no result ${MOVEIT_END_SECONDS} s after the kill:\n${err.slice(-2000)}\n${log().slice(-3000)}`).toBe(0);
-      const result = (JSON.parse(out) as { steps: { error_code: number }[] }).steps[0]!;
+      expect(code, `MoveIt's execution still had no result ${MOVEIT_END_SECONDS} s after the kill:\n${probe.err().slice(-2000)}\n${log().slice(-3000)}`).toBe(0);
+      const result = (JSON.parse(probe.out()) as { steps: { error_code: number }[] }).steps[0]!;
       report.push({ case: 'choreonoid SIGKILL during a MoveIt execution (PA10)', moveitResultAfterSeconds: +endedAfter.toFixed(1), simulatedSecondsBeforeKill: +simulatedBeforeKill.toFixed(1), errorCode: result.error_code, restarts: (log().match(/starting it again/g) ?? []).length });
       // A failure, named by MoveIt (TIMED_OUT -6, CONTROL_FAILED -4, PREEMPTED -7 or ABORTED -5), never SUCCESS (1).
       expect([-4, -5, -6, -7], `MoveIt's error code ${result.error_code}`).toContain(result.error_code);
     } finally {
       node.destroySubscription(js);
       node.destroySubscription(clockSub);
-      probe.kill('SIGKILL');
+      probe.kill();
     }
     const exited = new Promise<number | null>((r) => launch.child.once('exit', (c) => r(c)));
     process.kill(-launch.child.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+  }, 1_800_000);
+
+  it.skipIf(!moveGroup?.ok)("a user's project edited while it runs, then body_bridge killed: the edits are taken or refused with their place, the node comes back, MoveIt goes on", async () => {
+    const setup = await installedPackage();
+    // The user's files, copied where the test may edit them, at the same places relative to each other.
+    const files = join(scratch, 'files');
+    const copy = (path: string): string => {
+      mkdirSync(dirname(join(files, path)), { recursive: true });
+      copyFileSync(join(projectRoot, path), join(files, path));
+      return join(files, path);
+    };
+    const project = copy('test/live/mobile/Workshop.cnoid');
+    copy('test/live/mobile/Table.body');
+    const body = copy('test/models/roles/mobile-manipulator.body');
+    const run = startSimulation(procs, setup, scratch, { name: 'edited', file: body }, [`project:=${project}`], 'Rover');
+    const log = run.launch.output;
+    await waitForControllers(run, START_MS);
+    await waitFor('move_group ready', START_MS, () => /You can start planning now!/.test(log()) || undefined, log);
+    const figures: Record<string, unknown> = { case: "a user's project edited, then body_bridge SIGKILL (mobile manipulator in the workshop)" };
+    report.push(figures);
+    const sceneNow = async (): Promise<SceneAnswer> => (await askMoveGroup(setup, { timeout: 120, group: 'arm', tip: 'TOOL_link', steps: [{ kind: 'scene' }] }, log)).steps[0] as SceneAnswer;
+    const tableIn = (scene: SceneAnswer): number[] | undefined => scene.objects.find((o) => o.id === 'Table')?.pose;
+    const before = await sceneNow();
+    expect(before.objects.map((o) => o.id).sort()).toEqual(['Floor', 'Table']);
+    expect(tableIn(before)![0]).toBeCloseTo(1.84234, 4);
+
+    // The table moved 0.3 m along x, as a user edits the project file.
+    let edited = Date.now();
+    const since = (t: number): number => +((Date.now() - t) / 1000).toFixed(2);
+    writeFileSync(project, readFileSync(project, 'utf8').replaceAll('[ 1.84234, 0.475, 0.15 ]', '[ 2.14234, 0.475, 0.15 ]'));
+    await waitFor('the node reading the edited project', EDIT_SECONDS * 1000, () => /planning scene from \S*Workshop\.cnoid \(a file of the project changed on disk\)/.test(log()) || undefined, log);
+    figures.projectReadAfterSeconds = since(edited);
+    let moved = before;
+    while (Math.abs(tableIn(moved)![0]! - 2.14234) > 1e-4 && since(edited) < EDIT_SECONDS) moved = await sceneNow();
+    figures.tableMovedInMoveItAfterSeconds = since(edited);
+    expect(tableIn(moved)!.slice(0, 3).map((v) => +v.toFixed(5)), "MoveIt's table where the project now puts it").toEqual([2.14234, 0.475, 0.15]);
+
+    // The robot's file broken, then fixed.
+    const descriptions: string[] = [];
+    // Keep last 1, reliable, transient local: as robot_state_publisher offers it.
+    const described = node.createSubscription('std_msgs/msg/String', '/robot_description', { qos: new rcl.QoS(1, 1, 1, 1) }, (m: Any) => descriptions.push(m.data));
+    const armTf: number[] = [];
+    const tf = node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', {}, (m: Any) => {
+      if ((m.transforms as { child_frame_id: string }[]).some((t) => t.child_frame_id === 'ARM_LINK1')) armTf.push(Date.now());
+    });
+    try {
+      await waitFor('robot_description', 30_000, () => descriptions[0], log);
+      const good = readFileSync(body, 'utf8');
+      edited = Date.now();
+      writeFileSync(body, good.replace(/^ {4}mass: 12\.0$/m, '    mass: twelve'));
+      await waitFor('the broken file named with its line and column', EDIT_SECONDS * 1000, () => log().includes(`${body}:22:11`) || undefined, log);
+      figures.brokenFileSaidAfterSeconds = since(edited);
+      expect(log()).toMatch(/still serving the last good model/);
+      const heard = descriptions.length;
+      await sleep(3000);
+      expect(descriptions.length, 'no robot_description from the broken file').toBe(heard);
+      expect(Date.now() - armTf.at(-1)!, '/tf goes on from the last good model (ms since the last)').toBeLessThan(1000);
+      // Fixed, with a mass of its own (the same file again would be the same robot_description, which the node
+      // does not send twice): the new model is served.
+      edited = Date.now();
+      writeFileSync(body, good.replace(/^ {4}mass: 12\.0$/m, '    mass: 12.5'));
+      await waitFor('the fixed file loaded', EDIT_SECONDS * 1000, () => log().includes(`loading ${body} (file changed on disk)`) || undefined, log);
+      figures.fixedFileLoadedAfterSeconds = since(edited);
+      await waitFor('robot_description from the fixed file', EDIT_SECONDS * 1000, () => descriptions.length > heard || undefined, log);
+      expect(descriptions[0]).toContain('<mass value="12"/>');
+      expect(descriptions.at(-1), 'the fixed file served').toContain('<mass value="12.5"/>');
+      expect(deathsIn(log()), 'nothing restarted for the edits').toEqual([]);
+
+      // body_bridge killed.
+      const bridges = () => processTree(run.launch.child.pid!).map(seen).filter((p) => p !== null).filter((p) => /dist\/ros\/main\.js/.test(commandLine(p.pid)));
+      expect(bridges().length, 'one body_bridge process').toBe(1);
+      const [killedBridge] = bridges();
+      const heardBefore = descriptions.length;
+      const killed = Date.now();
+      process.kill(killedBridge!.pid, 'SIGKILL');
+      await waitFor('the launch saying body_bridge died', DETECT_SECONDS * 1000, () => deathsIn(log()).some((d) => /^body_bridge-/.test(d.process) && d.code === -9) || undefined, log);
+      figures.bridgeDeathLoggedAfterSeconds = since(killed);
+      await waitFor('the launch starting body_bridge again', DETECT_SECONDS * 1000, () => /body_bridge ended \(exit code -9\): starting it again/.test(log()) || undefined, log);
+      // /tf from the new process: an ARM_LINK1 transform after a silence of at least a second (the old one's last
+      // messages may still arrive just after the kill).
+      await waitFor('/tf from the new body_bridge', BRIDGE_BACK_SECONDS * 1000, () => armTf.some((t, i) => t > killed && i > 0 && t - armTf[i - 1]! > 1000) || undefined, log);
+      figures.tfBackAfterSeconds = since(killed);
+      const now = bridges();
+      expect(now.length, 'one body_bridge process again').toBe(1);
+      expect(now[0]!.pid, 'a new process').not.toBe(killedBridge!.pid);
+      await waitFor('robot_description from the new body_bridge', BRIDGE_BACK_SECONDS * 1000, () => descriptions.length > heardBefore || undefined, log);
+      figures.robotDescriptionBackAfterSeconds = since(killed);
+      expect(descriptions.at(-1), 'the new node serves the file as it now is').toBe(descriptions[heardBefore - 1]);
+    } finally {
+      node.destroySubscription(described);
+      node.destroySubscription(tf);
+    }
+    const after = await sceneNow();
+    expect(after.objects.map((o) => o.id).sort(), "MoveIt's objects after the restart").toEqual(['Floor', 'Table']);
+    expect(tableIn(after)!.slice(0, 3).map((v) => +v.toFixed(5)), 'the table where the edited project puts it').toEqual([2.14234, 0.475, 0.15]);
+    const pairs = (s: SceneAnswer): string[] => s.allowed.map((p) => [...p].sort().join(' ~ ')).sort();
+    expect(pairs(after), "MoveIt's collision matrix after the restart").toEqual(pairs(before));
+    expect(after.virtual, "MoveIt's base after the restart").not.toBeNull();
+    const goal = (await askMoveGroup(setup, { timeout: 300, group: 'arm', tip: 'TOOL_link', scaling: 0.1, planning_time: 10, steps: [{ kind: 'joint', execute: true, goal: { ARM_J1: 0.5, ARM_J2: 0.3 } }] }, log)).steps[0] as PlanAnswer;
+    figures.goalAfterRestart = { errorCode: goal.error_code, planningSeconds: goal.planning_time };
+    expect(goal.error_code, `the next MoveIt goal:\n${log().slice(-4000)}`).toBe(MOVEIT_SUCCESS);
+    expect(deathsIn(log()).map((d) => d.process).filter((p) => !/^body_bridge-/.test(p)), 'nothing but body_bridge died').toEqual([]);
+    expect(log(), 'Choreonoid was not restarted').not.toMatch(/Choreonoid ended/);
+
+    const exited = new Promise<number | null>((r) => run.launch.child.once('exit', (c) => r(c)));
+    process.kill(-run.launch.child.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+    await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
+  }, 1_800_000);
+
+  it('PA10: the simulation stopped and started again mid-trajectory (time back to 0): the controllers, /tf and MoveIt follow, the next goals succeed', async () => {
+    const setup = await installedPackage();
+    const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
+    const run = startSimulation(procs, setup, scratch, { name: 'restarted', file: model }, [`moveit:=${moveGroup?.ok ? 'true' : 'false'}`]);
+    const log = run.launch.output;
+    await waitForControllers(run, START_MS);
+    if (moveGroup?.ok) await waitFor('move_group ready', START_MS, () => /You can start planning now!/.test(log()) || undefined, log);
+    const figures: Record<string, unknown> = { case: 'the simulation restarted mid-trajectory (PA10)' };
+    report.push(figures);
+    const clock = simulationClock(node);
+    // Wall time of each message, with its stamp: the new run is the one whose stamps fell back.
+    const heard = { joints: [] as [number, number][], tf: [] as [number, number][] };
+    const stamp = (h: { stamp: { sec: number; nanosec: number } }): number => h.stamp.sec + h.stamp.nanosec * 1e-9;
+    const js = node.createSubscription('sensor_msgs/msg/JointState', '/joint_states', {}, (m: Any) => heard.joints.push([Date.now(), stamp(m.header)]));
+    const tf = node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', {}, (m: Any) => {
+      const t = (m.transforms as { header: { stamp: { sec: number; nanosec: number } }; child_frame_id: string }[]).find((x) => x.child_frame_id === 'J1_link' || x.child_frame_id === 'J1');
+      if (t) heard.tf.push([Date.now(), stamp(t.header)]);
+    });
+    try {
+      await moveArm(node, run.dir, run.launch, START_MS);
+      await waitFor('/clock past 1 s', 60_000, () => clock.now() > 1 || undefined, log);
+      const before = clock.now();
+      const restarted = Date.now();
+      probeCommand(join(run.dir, 'probe'), 'restart');
+      const since = (): number => +((Date.now() - restarted) / 1000).toFixed(2);
+      // The new run: stamps below the old run's last, heard after the command.
+      const newRun = (list: [number, number][]): boolean => list.some(([wall, t]) => wall > restarted && t < before);
+      await waitFor('/clock from the restarted simulation', RESTART_SECONDS * 1000, () => (clock.now() >= 0 && clock.now() < before) || undefined, log);
+      figures.clockBackAfterSeconds = since();
+      await waitFor('/joint_states from the restarted simulation', RESTART_SECONDS * 1000, () => newRun(heard.joints) || undefined, log);
+      figures.jointStatesBackAfterSeconds = since();
+      await waitFor("body_bridge's /tf in the restarted simulation's time", RESTART_SECONDS * 1000, () => newRun(heard.tf) || undefined, log);
+      figures.tfBackAfterSeconds = since();
+      figures.simulatedBeforeRestart = +before.toFixed(2);
+      expect(log(), 'body_bridge saying time went back, as robot_state_publisher does').toMatch(/Moved backwards in time/);
+
+      // The next goal to the trajectory controller, from where the restarted simulation has the arm.
+      const final = new Map<string, number>();
+      const positions = node.createSubscription('sensor_msgs/msg/JointState', '/joint_states', {}, (m: Any) => (m.name as string[]).forEach((n, i) => final.set(n, m.position[i])));
+      const { goal } = await moveArm(node, run.dir, run.launch, START_MS);
+      await sleep(6000);
+      node.destroySubscription(positions);
+      const errors = Object.fromEntries(Object.entries(goal).map(([j, q]) => [j, Math.abs((final.get(j) ?? Number.NaN) - q)]));
+      figures.finalErrors = errors;
+      for (const [j, e] of Object.entries(errors)) expect(e, `${j} at the goal after the restart`).toBeLessThanOrEqual(GOAL_TOLERANCE);
+      if (moveGroup?.ok) {
+        const now = final.get('J1')!;
+        const answer = (await askMoveGroup(setup, { timeout: 300, group: 'arm', tip: '', planning_time: 10, steps: [{ kind: 'joint', execute: true, goal: { J1: now - 0.4 } }] }, log)).steps[0] as PlanAnswer;
+        figures.moveitAfterRestart = { errorCode: answer.error_code };
+        expect(answer.error_code, `MoveIt's goal after the restart:\n${log().slice(-4000)}`).toBe(MOVEIT_SUCCESS);
+      }
+    } finally {
+      node.destroySubscription(js);
+      node.destroySubscription(tf);
+      clock.stop();
+    }
+    expect(deathsIn(log()), 'nothing died').toEqual([]);
+    expect(log(), 'Choreonoid was not started again').not.toMatch(/Choreonoid ended/);
+    const exited = new Promise<number | null>((r) => run.launch.child.once('exit', (c) => r(c)));
+    process.kill(-run.launch.child.pid!, 'SIGINT');
     expect(await exited).toBe(0);
   }, 1_800_000);
 });

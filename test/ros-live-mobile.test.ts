@@ -20,10 +20,10 @@
 //   straight joint-space path runs through the table is planned around it and executed: FCL
 //   (test/peers/fcl_collide.cpp) finds no contact with the table's own box at any state Choreonoid's joints passed
 //   through (the probe's samples, in the base frame where Choreonoid has the base), and MoveIt finds the straight
-//   line blocked by the table.
+//   line blocked by the table; rviz2 (rviz:=true, on Xvfb, where rviz2 is installed) draws MoveIt's obstacles from
+//   the node's planning_scene_markers in world, with no warning all along.
 // Figures: build/live-mobile/report.json and the console. Skipped, with the reason, where ROS 2, rclnodejs,
 // Choreonoid with ROS2ControlItem, move_group, FCL or a C++ compiler are absent.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,11 +33,12 @@ import { composePose, mulVec, quaternionFromMatrix, transpose } from '../src/mod
 import type { Mat3, Pose, Vec3 } from '../src/model/types.js';
 import { installedChoreonoid } from '../src/project/path-variables.js';
 import { logComplaints, planarDisplacement, type ProbeSample, sampleAt } from './support/control-live.js';
-import { type Any, closeObserver, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, sleep, sourced, waitFor } from './support/live-rig.js';
+import { type Any, closeObserver, guiEnv, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, sleep, startXvfb, waitFor } from './support/live-rig.js';
 import { fclCollisions, fclPeers, type ObstacleBox } from './support/moveit-peers.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { skipWithout } from './support/peer-skip.js';
-import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup, rosPython } from './support/peers.js';
+import { partWith, skipWithout } from './support/peer-skip.js';
+import { findChoreonoidRos, findChoreonoidRos2Control, findImageMagick, findMoveGroup, findRviz2, findXvfb } from './support/peers.js';
+import { askMoveGroup, MOVEIT_SUCCESS, type PlanAnswer, type SceneAnswer } from './support/move-group-probe.js';
 import { driveCommand, holdSpeed, largestGap, simulationClock, type SimulationRun, startSimulation, waitForControllers } from './support/simulation-live.js';
 import { matrixFromQuaternion, poseFromMatrix16, rotationAngle, TfBuffer } from './live/choreonoid/geometry.js';
 
@@ -98,7 +99,6 @@ const DRIVE = { speed: 0.25, distance: 1.0, seconds: 8, tolerance: 0.1 };
 const ODOMETRY_TOLERANCE = 0.03;
 /** m, rad: the tip against a pose goal (MoveIt's tolerances 1 mm and 0.01 rad, the PD gains' sag, tracking). */
 const TIP_TOLERANCE = { position: 0.005, angle: 0.02 };
-const SUCCESS = 1;
 /**
  * MoveIt's velocity and acceleration scaling for the arm's motions: slow, as near a table. With an earlier form of
  * the model (a fourth ball under the base) the turret (ARM_J1) swinging the stretched-out arm lagged 5.4–5.6 mrad
@@ -137,21 +137,6 @@ function invertPose(p: Pose): Pose {
   return { translation: [-t[0], -t[1], -t[2]], rotation: r };
 }
 const yawOf = (r: Mat3): number => Math.atan2(r[1][0], r[0][0]);
-
-interface PlanAnswer {
-  error_code: number;
-  planning_time: number;
-  joint_names: string[];
-  points: { t: number; p: number[] }[];
-  sent: number;
-  done: number;
-}
-interface SceneAnswer {
-  robot: string;
-  objects: { id: string; frame: string; pose: number[] }[];
-  allowed: [string, string][];
-  virtual: { joint: string; parent: string; translation: Vec3; rotation: [number, number, number, number] } | null;
-}
 
 describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in its world, and MoveIt moves its arm there', () => {
   let rcl: Any;
@@ -192,21 +177,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
     }
   });
 
-  const probeMoveIt = (request: unknown, log: () => string): Promise<{ steps: Any[] }> =>
-    new Promise((resolve, reject) => {
-      const p = spawn('bash', sourced(setup, `${rosPython()} ${join(projectRoot, 'test/peers/moveit_world_probe.py')}`), { stdio: ['pipe', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      p.stdout.on('data', (d) => (out += String(d)));
-      p.stderr.on('data', (d) => (err += String(d)));
-      const timer = setTimeout(() => p.kill('SIGKILL'), 900_000);
-      p.on('exit', (code) => {
-        clearTimeout(timer);
-        if (code === 0) resolve(JSON.parse(out) as { steps: Any[] });
-        else reject(new Error(`moveit_world_probe.py exited ${code}:\n${err.slice(-4000)}\nlaunch log:\n${log().slice(-4000)}`));
-      });
-      p.stdin.end(JSON.stringify(request));
-    });
+  const probeMoveIt = (request: unknown, log: () => string): Promise<{ steps: Any[] }> => askMoveGroup(setup, request, log);
 
   const tfListener = (): { tf: TfBuffer; stop: () => void } => {
     const tf = new TfBuffer();
@@ -225,9 +196,9 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
    * moves; then 1 m driven, and the figures of the base after it. Returns the run, the TF listener and the base's
    * poses after the drive (Choreonoid's and the odometry's, through world → odom → base).
    */
-  async function driveOneMetre(robot: MobileRobot, name: string, extra: string[], item?: string) {
+  async function driveOneMetre(robot: MobileRobot, name: string, extra: string[], item?: string, env?: NodeJS.ProcessEnv) {
     const ROOT = robot.root;
-    const run: SimulationRun = startSimulation(procs, setup, scratch, { name, file: robot.file }, extra, item);
+    const run: SimulationRun = startSimulation(procs, setup, scratch, { name, file: robot.file }, extra, item, env);
     const log = run.launch.output;
     await waitForControllers(run, START_TIMEOUT);
     await waitFor('move_group ready', START_TIMEOUT, () => log().includes('You can start planning now!') || undefined, log);
@@ -318,7 +289,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
       const goal = poseOfList(fk.pose);
       const moved = await probeMoveIt({ timeout: 300, group: GROUP, tip: TIP, scaling: SCALING, planning_time: 10, steps: [{ kind: 'pose', execute: true, goal: { frame: 'world', position: fk.pose.slice(0, 3), orientation: fk.pose.slice(3) } }] }, log);
       const plan = moved.steps[0] as PlanAnswer;
-      expect(plan.error_code, log().slice(-4000)).toBe(SUCCESS);
+      expect(plan.error_code, log().slice(-4000)).toBe(MOVEIT_SUCCESS);
       await sleep(2000);
       const end = sampleAt(run.probe().samples, Date.now() / 1000)!;
       const tipTf = listener.tf.poseIn('world', TIP, end.sim, undefined, 0.5);
@@ -348,7 +319,10 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
   it(`in a user's project (${WORKSHOP.slice(projectRoot.length + 1)}): 1 m driven towards the table, then a goal straight through it is planned around it`, async () => {
     const share = installedChoreonoid(process.env)?.share;
     if (!share) throw new Error(`no choreonoid on PATH: \${SHARE} in ${WORKSHOP} names nothing`);
-    const { run, listener, odometry } = await driveOneMetre(OURS, 'workshop', [`project:=${WORKSHOP}`], 'Rover');
+    // rviz2 beside it, as a user runs it (rviz:=true), on a virtual display, where rviz2 is installed.
+    const x = partWith('rviz2 drawing the workshop', findRviz2(), findXvfb(), findImageMagick()) ? await startXvfb(1400, 1000) : null;
+    const env = x ? guiEnv(x.display, { XDG_RUNTIME_DIR: mkdtempSync(join(scratch, 'runtime-')) }) : undefined;
+    const { run, listener, odometry } = await driveOneMetre(OURS, 'workshop', [`project:=${WORKSHOP}`, ...(x ? ['rviz:=true'] : [])], 'Rover', env);
     const log = run.launch.output;
     try {
       const steps = [{ kind: 'scene' }, { kind: 'joint', goal: START, execute: true }, { kind: 'valid', joints: GOAL }];
@@ -360,7 +334,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
       const table = scene.objects.find((o) => o.id === 'Table')!;
       expect(translationError(poseOfList(table.pose), { translation: TABLE.centre as Vec3, rotation: rotationOf(TABLE.quaternion!) }), 'the table in MoveIt against the project (m)').toBeLessThan(1e-6);
       const toStart = answer.steps[1] as PlanAnswer;
-      expect(toStart.error_code, log().slice(-4000)).toBe(SUCCESS);
+      expect(toStart.error_code, log().slice(-4000)).toBe(MOVEIT_SUCCESS);
       const goalValid = answer.steps[2] as { valid: boolean; contacts: string[][] };
       expect(goalValid, 'the goal state').toEqual({ valid: true, contacts: [] });
       const straight = answer.steps.slice(3) as { valid: boolean; contacts: string[][] }[];
@@ -371,7 +345,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
       await sleep(1500);
       const fromWall = Date.now() / 1000;
       const around = (await probeMoveIt({ timeout: 300, group: GROUP, tip: TIP, scaling: SCALING, planning_time: 20, steps: [{ kind: 'joint', goal: GOAL, execute: true }] }, log)).steps[0] as PlanAnswer;
-      expect(around.error_code, log().slice(-4000)).toBe(SUCCESS);
+      expect(around.error_code, log().slice(-4000)).toBe(MOVEIT_SUCCESS);
       await sleep(2000);
       const samples = run.probe().samples.filter((s) => s.wall >= fromWall && s.running);
       const end = samples[samples.length - 1]!;
@@ -411,13 +385,46 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
       expect(lineTouching, 'FCL: states of the straight line inside the table').toBeGreaterThan(0);
       expect(touching, 'FCL: states Choreonoid passed through touching the table').toBe(0);
       expect(goalError, 'the arm at the goal in Choreonoid (rad)').toBeLessThan(0.01);
+
+      // rviz2, fixed frame world: the robot where it drove, and MoveIt's obstacles from the node's markers — the
+      // floor (blue in Choreonoid's floor.body) and the table (brown, Table.body); no display but the markers
+      // draws either. No warning from rviz2 all along.
+      if (x) {
+        const shot = await x.capture(join(reportDir, 'workshop.png'));
+        const view = { x: 470, y: 80, w: 900, h: 760 };
+        const counts = colourCounts(shot, x.width, view);
+        (report.workshop as Record<string, unknown>).rviz = { colours: counts, complaints: rvizComplaints(log()) };
+        expect(counts.table, 'the table (brown) drawn in rviz2').toBeGreaterThan(300);
+        expect(counts.floor, 'the floor (blue) drawn in rviz2').toBeGreaterThan(3000);
+        expect(rvizComplaints(log()), log().slice(-6000)).toEqual([]);
+      }
       expect(logComplaints(log(), ALLOWED), log().slice(-6000)).toEqual([]);
     } finally {
       listener.stop();
       keep('workshop', run);
+      await procs.stopAll();
+      await x?.stop();
     }
   }, 3_600_000);
 });
+
+/** rviz2's lines that say it could not draw something, as the other rviz suites read them. */
+const rvizComplaints = (log: string): string[] =>
+  log.split('\n').filter((l) => /^\[rviz2-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]|\bERROR\b|Could not|No transform|Message Filter dropping/.test(l));
+
+/** Pixels of the table's brown (0.6 0.4 0.2) and the floor's blue (0 0 1) as rviz shades them, in `box` of an RGB screen. */
+function colourCounts(shot: Buffer, width: number, box: { x: number; y: number; w: number; h: number }): { table: number; floor: number } {
+  const out = { table: 0, floor: 0 };
+  for (let y = box.y; y < box.y + box.h; y++) {
+    for (let x = box.x; x < box.x + box.w; x++) {
+      const i = (y * width + x) * 3;
+      const [r, g, b] = [shot[i]!, shot[i + 1]!, shot[i + 2]!];
+      if (r > 60 && r > 1.2 * g && g > 1.3 * b && r > 2 * b) out.table++;
+      if (b > 70 && b > 2.5 * r && b > 2.5 * g) out.floor++;
+    }
+  }
+  return out;
+}
 
 /** A unit quaternion [x, y, z, w] of a rotation matrix. */
 function quaternionOf(m: Mat3): [number, number, number, number] {

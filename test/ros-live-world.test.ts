@@ -16,7 +16,7 @@
 // out of the project file the same goal plans straight through where it stood.
 // Skipped, with the reason, where ROS 2, rclnodejs, choreonoid_ros, Xvfb, rviz2, ImageMagick (the Choreonoid
 // part) or move_group, FCL and a C++ compiler (the MoveIt part) are absent. Figures go to build/live-world/.
-import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ import type { Mat3 } from '../src/model/types.js';
 import { projectRoot } from './support/oracle.js';
 import { type Any, differingPixels, guiEnv, installedPackage, isModelWarning, liveRos, processGroup, sleep, sourced, startXvfb, waitFor, type XDisplay, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { skipWithout } from './support/peer-skip.js';
+import { probeCommand } from './support/simulation-live.js';
 import { everyOnPath, findChoreonoidRos, findImageMagick, findMoveGroup, findRviz2, findXvfb, rosPython } from './support/peers.js';
 import { fclCollisions, fclPeers, type ObstacleBox } from './support/moveit-peers.js';
 import { poseFromMatrix16, rotationAngle, stampSeconds, TfBuffer } from './live/choreonoid/geometry.js';
@@ -245,9 +246,7 @@ describe.skipIf(skipChoreonoid)('project.launch.py serves a whole project, as Ch
       // The generated view, kept for the empty scene: the launch deletes it when it shuts down.
       const config = readdirSync(launchTmp).find((f) => /^body_bridge_project_.*\.rviz$/.test(f));
       if (config) copyFileSync(join(launchTmp, config), (keptRviz = join(scratch, 'kept.rviz')));
-      // Whole, by a rename: the probe polls for the file and could read it half written.
-      writeFileSync(join(probeDir, 'command.tmp'), 'quit');
-      renameSync(join(probeDir, 'command.tmp'), join(probeDir, 'command'));
+      probeCommand(probeDir, 'quit');
       await waitFor('Choreonoid to quit (probe: command)', 60_000, () => events().some((e) => e.command === 'quit')).catch(() => undefined);
     } finally {
       clearInterval(feed);

@@ -2,11 +2,12 @@
 // out on planning_scene and when — the whole scene again when a subscriber appears (move_group's volatile
 // subscription hears nothing sent before it), only the difference on a change — in the frame MoveIt plans in.
 import { describe, expect, it } from 'vitest';
-import { CollisionObjectOperation, MessageType, type PlanningScene } from '../src/messages/messages.js';
+import { CollisionObjectOperation, type MarkerArray, MessageType, type PlanningScene } from '../src/messages/messages.js';
+import { MarkerAction } from '../src/moveit/scene-markers.js';
 import type { Mat3, Pose, RobotModel } from '../src/model/types.js';
 import { matrixWithContacts, planningFrameOf, type StaticBody } from '../src/moveit/planning-scene.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
-import { planningSceneQoS, startPlanningScenePublisher, SUBSCRIBER_POLL_MS } from '../src/ros/planning-scene-publisher.js';
+import { planningSceneQoS, sceneMarkersQoS, startPlanningScenePublisher, SUBSCRIBER_POLL_MS } from '../src/ros/planning-scene-publisher.js';
 import type { QoS, Transport } from '../src/ros/transport.js';
 import { checkMessage, installedMoveitMessages } from './support/msgcheck.js';
 import { partWith } from './support/peer-skip.js';
@@ -214,6 +215,55 @@ describe('planning scene publisher', () => {
     expect(scene.update({ frame, bodies: [table] }).successful).toBe(true);
     transport.advanceWall(3 * SUBSCRIBER_POLL_MS);
     expect(transport.logs.some((l) => l.level === 'error' && /install moveit_msgs for this ROS 2 and build body_bridge again/.test(l.message))).toBe(true);
+    scene.stop();
+  });
+});
+
+describe('the scene as rviz markers on planning_scene_markers', () => {
+  const drawings = (t: ReturnType<typeof createMemoryTransport>): MarkerArray[] => t.messages<MarkerArray>('planning_scene_markers');
+  const drawn = (a: MarkerArray): [string, number, number][] => a.markers.filter((m) => m.action === MarkerAction.ADD).map((m) => [m.ns, m.pose.position.x, m.pose.position.y]);
+
+  it('latched (rviz2 started later gets the last drawing), the whole scene each time it changes, in the frame TF names it', () => {
+    const { transport, scene } = setup();
+    expect(transport.topics().find((t) => t.topic === 'planning_scene_markers')).toMatchObject({ type: MessageType.MarkerArray, direction: 'publish', qos: sceneMarkersQoS });
+    expect(sceneMarkersQoS.durability).toBe('transient_local');
+    scene.update({ frame, bodies: [table, wall], markerFrame: 'r1/BASE' });
+    const [first] = drawings(transport);
+    expect(first!.markers[0]!.action).toBe(MarkerAction.DELETEALL);
+    // The table's box where MoveIt has it: (robot placement)⁻¹ · (table placement), its centre 0.35 m up.
+    const tableBox = first!.markers.find((m) => m.ns === 'table')!;
+    expect([tableBox.pose.position.x, tableBox.pose.position.y, tableBox.pose.position.z].map((v) => +v.toFixed(12))).toEqual([-0.5, -0.7, 0.35]);
+    expect(tableBox.header.frame_id).toBe('r1/BASE');
+    expect(tableBox.color).toEqual({ r: 0.6, g: 0.4, b: 0.2, a: 1 });
+    expect(first!.markers.map((m) => m.ns)).toEqual(['', 'table', 'wall']);
+    for (const distro of ['humble', 'jazzy'] as const) expect(checkMessage(MessageType.MarkerArray, first, distro)).toEqual([]);
+    // Nothing changed: nothing sent. The table moved: the whole drawing again; the wall gone: drawn without it.
+    scene.update({ frame, bodies: [table, wall], markerFrame: 'r1/BASE' });
+    expect(drawings(transport)).toHaveLength(1);
+    scene.update({ frame, bodies: [{ ...table, pose: pose([1.5, 0, 0]) }, wall], markerFrame: 'r1/BASE' });
+    expect(drawn(drawings(transport)[1]!).map(([ns, x, y]) => [ns, +x.toFixed(12), +y.toFixed(12)])).toEqual([['table', -0.5, -1], ['wall', 1.5, 0.5]]);
+    scene.update({ frame, bodies: [{ ...table, pose: pose([1.5, 0, 0]) }], markerFrame: 'r1/BASE' });
+    expect(drawings(transport)[2]!.markers.map((m) => m.ns)).toEqual(['', 'table']);
+    // A refused list draws nothing new; stop clears the drawing.
+    scene.update({ frame, bodies: [table, table] });
+    expect(drawings(transport)).toHaveLength(3);
+    scene.stop();
+    expect(drawings(transport)[3]!.markers.map((m) => m.action)).toEqual([MarkerAction.DELETEALL]);
+  });
+
+  it('without visualization_msgs in rclnodejs it says rviz2 will not draw the scene and still serves MoveIt', () => {
+    const transport = createMemoryTransport();
+    const failing: Transport = {
+      ...transport,
+      publisher: (topic, type, qos) => {
+        if (type === MessageType.MarkerArray) throw new Error('visualization_msgs/msg/MarkerArray is not generated');
+        return transport.publisher(topic, type, qos);
+      },
+    };
+    const scene = startPlanningScenePublisher({ transport: failing });
+    expect(scene.update({ frame, bodies: [table] }).successful).toBe(true);
+    expect(scenes(transport)).toHaveLength(1);
+    expect(transport.logs.some((l) => l.level === 'error' && /rviz2 will not draw the planning scene's objects/.test(l.message))).toBe(true);
     scene.stop();
   });
 });

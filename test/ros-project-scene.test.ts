@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadRobotModel } from '../src/load.js';
-import { CollisionObjectOperation, MessageType, type CollisionObject, type PlanningScene, type TFMessage } from '../src/messages/messages.js';
+import { CollisionObjectOperation, MessageType, type CollisionObject, type MarkerArray, type PlanningScene, type TFMessage } from '../src/messages/messages.js';
 import type { Mat3, Pose } from '../src/model/types.js';
 import { ODOMETRY_PADDING } from '../src/moveit/planning-scene.js';
 import { fileSignature } from '../src/ros/dry-run.js';
@@ -155,6 +155,12 @@ describe("a project's static bodies in MoveIt's planning scene", () => {
     expect(logs(r, 'warn').filter((w) => /touches the robot's base/.test(w))).toEqual([]);
     expect(poseError(objectPose(floor!), { translation: [0, 0, 0], rotation: I })).toBeLessThan(1e-12);
     expect(poseError(objectPose(table!), { translation: [2, 0, 0.05], rotation: I })).toBeLessThan(1e-12);
+  });
+
+  it("rviz's markers name the planning frame as TF does: a robot link with the node's frame_prefix, world without", () => {
+    const frameOf = (r: ReturnType<typeof node>): string[] => [...new Set(r.transport.messages<MarkerArray>('planning_scene_markers').at(-1)!.markers.map((m) => m.header.frame_id))];
+    expect(frameOf(node({ ...ARM_PLACEMENT, planning_robot: 'arm', frame_prefix: 'r1/' }))).toEqual(['r1/BASE']);
+    expect(frameOf(node({ placement_frame: 'world', placement: [5, 5, 0, 0, 0, 0, 1], frame_prefix: 'r1/' }, 'sample_arm.body'))).toEqual(['world']);
   });
 
   it('kept up to date: a body moved, added or removed in the project file is replaced, added or removed', () => {

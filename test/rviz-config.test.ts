@@ -10,8 +10,9 @@ import type { CommandIo } from '../src/cli/command.js';
 import { runInfo, type InfoJson } from '../src/cli/info.js';
 import { runRviz } from '../src/cli/rviz.js';
 import { runUrdf } from '../src/cli/urdf.js';
+import { sceneMarkersQoS } from '../src/ros/planning-scene-publisher.js';
 import { resolveTopic } from '../src/rviz/config.js';
-import { corpusDir, requireShared } from './support/oracle.js';
+import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { childrenNamed, parseXml } from './support/urdf-peers.js';
 import { scratchDir } from './support/temp-dir.js';
 
@@ -115,6 +116,50 @@ describe('body-bridge rviz', () => {
     expect(await fixed(pa10, ['--free-root-frame', 'world'])).toBe(await urdfRoot(pa10)); // PA10's root is fixed
     expect(await fixed(sr1, ['--free-root-frame', 'odom', '--frame-prefix', 'a/'])).toBe('a/odom');
     expect(await fixed(sr1, ['--link-names', 'model'])).toBe(await urdfRoot(sr1, ['--link-names', 'model']));
+  });
+
+  it("--planning-scene: MoveIt's obstacles drawn from the node's latched markers, under its namespace; none without it", async () => {
+    const pa10 = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
+    const displays = async (args: string[]): Promise<Display[]> => (parse((await run(runRviz, [pa10, ...args])).stdout) as { 'Visualization Manager': { Displays: Display[] } })['Visualization Manager'].Displays;
+    const scene = (await displays(['--planning-scene', '--namespace', '/r1'])).filter((d) => d.Class === 'rviz_default_plugins/MarkerArray');
+    expect(scene).toHaveLength(1);
+    // What the node publishes: reliable, transient local (a later rviz2 gets the last drawing), relative to its namespace.
+    expect(scene[0]!.Topic).toMatchObject({ Value: '/r1/planning_scene_markers', 'Reliability Policy': 'Reliable', 'Durability Policy': 'Transient Local' });
+    expect(sceneMarkersQoS).toMatchObject({ reliability: 'reliable', durability: 'transient_local' });
+    expect((await displays([])).filter((d) => d.Class === 'rviz_default_plugins/MarkerArray')).toEqual([]);
+  });
+
+  it('--placement: the view looks at the robot where it stands, from the same side of it as for the robot alone', async () => {
+    const pa10 = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
+    type View = { Distance: number; Yaw: number; Pitch: number; 'Focal Point': { X: number; Y: number; Z: number } };
+    const viewOf = async (args: string[]): Promise<View> => {
+      const r = await run(runRviz, [pa10, ...args]);
+      expect(r.status, r.stderr).toBe(0);
+      return (parse(r.stdout) as { 'Visualization Manager': { Views: { Current: View } } })['Visualization Manager'].Views.Current;
+    };
+    const eye = (v: View): number[] => [
+      v['Focal Point'].X + v.Distance * Math.cos(v.Yaw) * Math.cos(v.Pitch),
+      v['Focal Point'].Y + v.Distance * Math.sin(v.Yaw) * Math.cos(v.Pitch),
+      v['Focal Point'].Z + v.Distance * Math.sin(v.Pitch),
+    ];
+    const alone = await viewOf([]);
+    // At (2, −1, 0.5), turned 90° about z: the eye is where the lone robot's eye is, turned and carried with it.
+    const s = Math.SQRT1_2;
+    const placed = await viewOf(['--world-frame', 'world', '--placement', `2,-1,0.5,0,0,${s},${s}`]);
+    expect(placed['Focal Point']).toEqual({ X: 2, Y: -1, Z: 0.5 });
+    const [ax, ay, az] = eye(alone);
+    const expected = [2 - ay, -1 + ax, 0.5 + az];
+    eye(placed).forEach((v, i) => expect(v).toBeCloseTo(expected[i]!, 2));
+    for (const bad of ['1,2,3', '1,2,3,0,0,0,0', 'a,b,c,d,e,f,g']) expect((await run(runRviz, [pa10, '--placement', bad])).status, bad).toBe(2);
+    // A free root drives through the world: the camera follows its root frame, from behind (its heading 30°).
+    const rover = join(projectRoot, 'test/models/roles/mobile-manipulator.body');
+    const r = await run(runRviz, [rover, '--world-frame', 'world', '--frame-prefix', 'r1/', '--placement=-0.5,-0.3,0.08,0,0,0.258819,0.965926']);
+    expect(r.status, r.stderr).toBe(0);
+    const followed = (parse(r.stdout) as { 'Visualization Manager': { Views: { Current: View & { 'Target Frame': string } } } })['Visualization Manager'].Views.Current;
+    expect(followed['Target Frame']).toBe('r1/Chassis');
+    expect(followed['Focal Point']).toEqual({ X: 0, Y: 0, Z: 0 });
+    // The eye's direction from the robot is its heading turned half round.
+    expect(followed.Yaw).toBeCloseTo(Math.PI + Math.PI / 6, 3);
   });
 
   it('remaps apply by relative or resolved name; bad options are usage errors; -o writes the file', async () => {

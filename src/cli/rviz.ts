@@ -6,13 +6,19 @@ import { writeFileAtomic } from '../urdf/index.js';
 import { CONVENTION_USAGE, type Command, type CommandIo, conventionOptions, conventionsOf, loadForCommand, parseModelCommand, processIo } from './command.js';
 
 export const RVIZ_USAGE = `usage: body-bridge rviz <model> [-o FILE] [--frame-prefix P] [--world-frame W] [--free-root-frame F]
-                        [--namespace NS] [--remap FROM:=TO]... [--package-path DIR]...
+                        [--namespace NS] [--remap FROM:=TO]... [--planning-scene] [--placement POSE] [--package-path DIR]...
   -o, --output FILE      write the configuration there (atomically) instead of standard output
   --frame-prefix P       the node's frame_prefix (e.g. r1/)
   --world-frame W        the node's world_frame: the fixed frame when set
   --free-root-frame F    the node's free_root_frame: the fixed frame when set and the root is free
   --namespace NS         the node's namespace: its relative topics resolve under it
   --remap FROM:=TO       a remapping of one of the node's topics, as given to the node; repeatable
+  --planning-scene       the node sends a project's static bodies to MoveIt (planning_scene_project): draw them
+                         (MarkerArray on planning_scene_markers)
+  --placement X,Y,Z,QX,QY,QZ,QW
+                         the node's placement (the root in W): the view looks at the robot there (a free
+                         root, which drives through the world: followed, from behind)
+                         (--placement=-1,... when the first number is negative)
 ${CONVENTION_USAGE}  --package-path DIR     directory holding ROS packages (for package:// in the model); repeatable
 The fixed frame is the served root link, or W, or F; displays: Grid, RobotModel (robot_description topic),
 TF, and per device Image (image_raw, depth/image_raw), PointCloud2 (points), LaserScan (scan), Wrench.
@@ -29,6 +35,8 @@ export async function runRviz(argv: string[], io: CommandIo = processIo()): Prom
     'free-root-frame': { type: 'string', default: '' },
     namespace: { type: 'string', default: '' },
     remap: { type: 'string', multiple: true, default: [] as string[] },
+    'planning-scene': { type: 'boolean', default: false },
+    placement: { type: 'string' },
     ...conventionOptions,
   });
   if (typeof args === 'number') return args;
@@ -46,6 +54,10 @@ export async function runRviz(argv: string[], io: CommandIo = processIo()): Prom
     if (at <= 0 || at + 2 >= r.length) return usageError(`--remap ${r}: expected FROM:=TO`);
     remaps.set(r.slice(0, at), r.slice(at + 2));
   }
+  const placement = values.placement === undefined ? undefined : values.placement.split(',').map(Number);
+  if (placement && (placement.length !== 7 || !placement.every(Number.isFinite) || Math.hypot(...placement.slice(3)) < 1e-9)) {
+    return usageError(`--placement ${values.placement}: expected X,Y,Z,QX,QY,QZ,QW (seven numbers, a non-zero quaternion)`);
+  }
   let conventions;
   try {
     conventions = conventionsOf(values, values['world-frame']);
@@ -61,6 +73,8 @@ export async function runRviz(argv: string[], io: CommandIo = processIo()): Prom
     fixedFrame: values['world-frame'] || freeRoot,
     namespace: values.namespace,
     remaps,
+    planningScene: values['planning-scene'],
+    placement,
   });
   for (const topic of config.undrawn) io.stderr(`body-bridge rviz: ${topic} (sensor_msgs/Imu) has no display in rviz_default_plugins; not shown\n`);
   if (values.output === undefined) {

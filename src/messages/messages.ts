@@ -356,6 +356,53 @@ export interface PlanningScene {
   is_diff: boolean;
 }
 
+/** sensor_msgs/CompressedImage. */
+export interface CompressedImage {
+  header: Header;
+  format: string;
+  data: number[] | Uint8Array;
+}
+
+/** visualization_msgs/MeshFile: a mesh file's bytes, for a marker that carries its own. */
+export interface MeshFile {
+  filename: string;
+  data: number[] | Uint8Array;
+}
+
+/** visualization_msgs/UVCoordinate. */
+export interface UVCoordinate {
+  u: number;
+  v: number;
+}
+
+/** visualization_msgs/Marker (the same fields on Humble and Jazzy). */
+export interface Marker {
+  header: Header;
+  ns: string;
+  id: number;
+  type: number;
+  action: number;
+  pose: Pose;
+  scale: Vector3;
+  color: ColorRGBA;
+  lifetime: Duration;
+  frame_locked: boolean;
+  points: Point[];
+  colors: ColorRGBA[];
+  texture_resource: string;
+  texture: CompressedImage;
+  uv_coordinates: UVCoordinate[];
+  text: string;
+  mesh_resource: string;
+  mesh_file: MeshFile;
+  mesh_use_embedded_materials: boolean;
+}
+
+/** visualization_msgs/MarkerArray. */
+export interface MarkerArray {
+  markers: Marker[];
+}
+
 /** ROS type names as rclnodejs and ros2 topic spell them. */
 export const MessageType = {
   String: 'std_msgs/msg/String',
@@ -370,6 +417,7 @@ export const MessageType = {
   Odometry: 'nav_msgs/msg/Odometry',
   PoseStamped: 'geometry_msgs/msg/PoseStamped',
   PlanningScene: 'moveit_msgs/msg/PlanningScene',
+  MarkerArray: 'visualization_msgs/msg/MarkerArray',
 } as const;
 
 export type MessageTypeName = (typeof MessageType)[keyof typeof MessageType];

@@ -4,16 +4,22 @@
 // starts with an empty world: so the whole scene goes out again whenever the number of subscribers grows,
 // and on every change only what changed (objects added or replaced, objects that went away removed).
 //
+// The same objects go out as rviz markers on `planning_scene_markers` (latched: rviz2 started later still gets
+// them), the whole drawing each time it changes (src/moveit/scene-markers.ts).
+//
 // A unit of its own with a start and a stop, fed plain data (update): the node that reads a project file
 // decides which bodies are static, where they stand and which frame MoveIt plans in (src/moveit/planning-scene.ts).
 import { type PlacedFrame } from '../moveit/scene-objects.js';
 import { invalidBodies, sceneContent, sceneDiff, type StaticBody } from '../moveit/planning-scene.js';
-import { type AllowedCollisionMatrix, type CollisionObject, type LinkPadding, MessageType, type ObjectColor, type PlanningScene } from '../messages/messages.js';
+import { SCENE_MARKERS_TOPIC, sceneMarkers } from '../moveit/scene-markers.js';
+import { type AllowedCollisionMatrix, type CollisionObject, type LinkPadding, type MarkerArray, MessageType, type ObjectColor, type PlanningScene } from '../messages/messages.js';
 import type { Publisher, QoS, Transport } from './transport.js';
 
 export const PLANNING_SCENE_TOPIC = 'planning_scene';
 /** move_group's subscription takes rclcpp::ServicesQoS (reliable, volatile, keep last 10); ours offers the same. */
 export const planningSceneQoS: QoS = { reliability: 'reliable', durability: 'volatile', depth: 10 };
+/** Latched, as robot_description: rviz2's MarkerArray display asks transient local and gets the last drawing. */
+export const sceneMarkersQoS: QoS = { reliability: 'reliable', durability: 'transient_local', depth: 1 };
 /** Wall milliseconds between looks at the subscriber count. */
 export const SUBSCRIBER_POLL_MS = 1000;
 
@@ -28,6 +34,8 @@ export interface SceneWorld {
   matrix?: AllowedCollisionMatrix | null;
   /** Paddings for the robot's links against the world (a driven base's arm), or none: MoveIt's stay as they are. */
   padding?: readonly LinkPadding[];
+  /** The objects' frame as TF names it (a robot link with the node's frame_prefix); frame.name when not given. */
+  markerFrame?: string;
 }
 
 export interface PlanningScenePublisher {
@@ -45,6 +53,7 @@ export interface PlanningScenePublisherOptions {
   transport: Transport;
   /** Relative names follow the node's namespace and remapping, as move_group's `planning_scene` does its own. */
   topic?: string;
+  markersTopic?: string;
   pollMs?: number;
 }
 
@@ -62,6 +71,22 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
         'install moveit_msgs for this ROS 2 and build body_bridge again. The planning scene stays empty.',
     );
   }
+  const markersTopic = options.markersTopic ?? SCENE_MARKERS_TOPIC;
+  let markerPublisher: Publisher<MarkerArray> | null = null;
+  try {
+    markerPublisher = transport.publisher<MarkerArray>(markersTopic, MessageType.MarkerArray, sceneMarkersQoS);
+  } catch (error) {
+    log.error(`cannot publish visualization_msgs/MarkerArray on ${markersTopic}: ${error instanceof Error ? error.message : String(error)}; rviz2 will not draw the planning scene's objects`);
+  }
+  /** The drawing rviz has from us, as text (sent again only when it changes). */
+  let drawn = '';
+  const draw = (objects: readonly CollisionObject[], colors: readonly ObjectColor[], markerFrame: string): void => {
+    const markers = sceneMarkers(objects, colors, markerFrame);
+    const key = JSON.stringify(markers);
+    if (key === drawn || !markerPublisher) return;
+    drawn = key;
+    markerPublisher.publish(markers);
+  };
   /** What MoveIt's world holds from us: by id, the object, its colour and the text they were compared by. */
   let current = new Map<string, { object: CollisionObject; color: ObjectColor | null; key: string }>();
   let frame = '';
@@ -107,6 +132,8 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
     const nextPadding = world.padding && world.padding.length > 0 ? { links: world.padding, key: JSON.stringify(world.padding) } : null;
     const paddingChanged = nextPadding !== null && nextPadding.key !== padding?.key;
     padding = nextPadding;
+    const all = [...current.values()];
+    draw(all.map((c) => c.object), all.flatMap((c) => (c.color ? [c.color] : [])), world.markerFrame ?? frame);
     if (changed.length === 0 && removed.length === 0 && !matrixChanged && !paddingChanged) return { successful: true, reason: '' };
     send(sceneDiff(changed.map((c) => c.object), changed.flatMap((c) => (c.color ? [c.color] : [])), removed, frame, matrixChanged ? matrix!.acm : undefined, paddingChanged ? padding!.links : []));
     const parts = [
@@ -145,6 +172,7 @@ export function startPlanningScenePublisher(options: PlanningScenePublisherOptio
     stop(): void {
       stopPoll();
       if (current.size > 0 && publisher && !countFailed && publisher.subscriptionCount() > 0) send(sceneDiff([], [], [...current.keys()], frame));
+      if (current.size > 0) draw([], [], frame);
       current = new Map();
     },
   };

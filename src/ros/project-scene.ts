@@ -123,7 +123,9 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
     const matrix = semantic && (world.baseContacts.length > 0 || publisher.hasMatrix()) ? matrixWithContacts(semantic.matrix, world.baseContacts) : null;
     // A driven base is where the odometry says: its arm is kept clear of the world by the odometry's error.
     const padding = mobility ? drivenBasePadding(served.model, mobility) : [];
-    const result = publisher.update({ frame: world.frame, bodies: world.bodies, matrix, padding });
+    // MoveIt names the robot's links unprefixed; rviz finds them in TF with the node's frame_prefix.
+    const markerFrame = served.model.links.some((l) => l.name === world.frame.name) ? p.frame_prefix + world.frame.name : world.frame.name;
+    const result = publisher.update({ frame: world.frame, bodies: world.bodies, matrix, padding, markerFrame });
     if (result.successful) previous = new Map(world.bodies.map((b) => [b.name, b]));
     log.info(`planning scene from ${file} (${why}): ${world.bodies.length} static bod${world.bodies.length === 1 ? 'y' : 'ies'} considered, expressed in ${world.frame.name}`);
   };

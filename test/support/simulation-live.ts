@@ -1,7 +1,7 @@
 // One model simulated by `ros2 launch body_bridge simulation.launch.py`, as test/ros-live-control.test.ts and the
 // corpus sweep (sweep/) both run it: the launch with Choreonoid's probe (test/live/choreonoid/probe.py) reporting
 // the simulation, the wait for the spawners, /clock, and a drive commanded in simulation time.
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadRobotModel } from '../../src/load.js';
 import { urdfRobotName } from '../../src/urdf/urdf.js';
@@ -60,6 +60,16 @@ export function startSimulation(
     return join(dir, d);
   };
   return { dir, launch, probe, controlDir, bodyName };
+}
+
+/**
+ * Hands Choreonoid's probe (test/live/choreonoid/probe.py, in `probeDir`) a command, whole: it polls for the file,
+ * so a file written in place can be read between its truncation and its text (seen in CI: the probe read "",
+ * removed it, and the command was lost).
+ */
+export function probeCommand(probeDir: string, text: string): void {
+  writeFileSync(join(probeDir, 'command.tmp'), text);
+  renameSync(join(probeDir, 'command.tmp'), join(probeDir, 'command'));
 }
 
 /** Why a launch cannot go on, from its log and the probe (null while it can): it exited, a node died, or Choreonoid's probe found no body. */
