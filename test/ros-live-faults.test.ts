@@ -19,6 +19,10 @@
 //     saying it moved back in time as robot_state_publisher does; nothing dies, Choreonoid is not started again;
 //   - the next goal to the arm's joint_trajectory_controller is reached, and (where move_group is installed) a
 //     MoveIt joint goal is planned from the state the arm is now in and executed.
+// The whole chain under load (where move_group is installed): `simulation.launch.py body_file:=PA10.body` with
+// LOAD_FACTOR × the cores of CPU hogs beside it at the chain's own priority; MoveIt joint goals executed one after
+// another each end — SUCCESS or one of MoveIt's failure codes, never a hang — and no process dies; the figures
+// (codes, durations, final errors, the load) go to the report.
 // A user's project edited while it runs, then body_bridge killed (SIGKILL), where move_group is installed
 // (`simulation.launch.py project:=` a copy of test/live/mobile/Workshop.cnoid with body_bridge's mobile manipulator):
 //   - the table moved in the project file: the node says it read the project again within EDIT_SECONDS, and
@@ -32,7 +36,7 @@
 //     is planned and executed; nothing else died, Choreonoid was not restarted.
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with ROS2ControlItem or ros2_controllers are absent.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
@@ -67,6 +71,12 @@ const START_MS = 600_000;
  */
 const MOVEIT_END_SECONDS = 300;
 
+/** CPU hogs beside the chain in the load case, per core. */
+const LOAD_FACTOR = 3;
+/** MoveIt goals executed one after another under that load. */
+const LOADED_GOALS = 3;
+/** s a goal may take under load before it counts as a hang (MoveIt's own monitoring ends it well before). */
+const LOADED_GOAL_SECONDS = 300;
 /** s from the restart of the simulation until /clock, /joint_states and /tf run in the new time. */
 const RESTART_SECONDS = 30;
 /** s from an edit of a file until the node has acted on it (it looks every watch_period, 1 s; loading takes more). */
@@ -377,6 +387,46 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
       clock.stop();
     }
     expect(deathsIn(log()), 'nothing died').toEqual([]);
+    expect(log(), 'Choreonoid was not started again').not.toMatch(/Choreonoid ended/);
+    const exited = new Promise<number | null>((r) => run.launch.child.once('exit', (c) => r(c)));
+    process.kill(-run.launch.child.pid!, 'SIGINT');
+    expect(await exited).toBe(0);
+  }, 1_800_000);
+
+  it.skipIf(!moveGroup?.ok)(`PA10 at a load of ${LOAD_FACTOR}× the cores: every MoveIt goal ends with MoveIt's own code, nothing dies`, async () => {
+    const setup = await installedPackage();
+    const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
+    const run = startSimulation(procs, setup, scratch, { name: 'loaded', file: model });
+    const log = run.launch.output;
+    await waitForControllers(run, START_MS);
+    await waitFor('move_group ready', START_MS, () => /You can start planning now!/.test(log()) || undefined, log);
+    const final = new Map<string, number>();
+    const js = node.createSubscription('sensor_msgs/msg/JointState', '/joint_states', {}, (m: Any) => (m.name as string[]).forEach((n, i) => final.set(n, m.position[i])));
+    const hogs = processGroup();
+    const goals: Record<string, unknown>[] = [];
+    const figures: Record<string, unknown> = { case: `the chain at a load of ${LOAD_FACTOR}× the cores (PA10, MoveIt goals)`, cores: cpus().length, goals };
+    report.push(figures);
+    try {
+      await waitFor('joint_states', 60_000, () => final.has('J1') || undefined, log);
+      for (let i = 0; i < LOAD_FACTOR * cpus().length; i++) hogs.start('sh', ['-c', 'while :; do :; done']);
+      await sleep(10_000);
+      const loads: number[] = [];
+      for (let g = 0; g < LOADED_GOALS; g++) {
+        const goal = { J1: g % 2 === 0 ? 0.5 : -0.5, J2: 0.3, J4: 0.6 };
+        const sent = Date.now();
+        const answer = (await askMoveGroup(setup, { timeout: LOADED_GOAL_SECONDS, group: 'arm', tip: '', planning_time: 20, steps: [{ kind: 'joint', execute: true, goal }] }, log, LOADED_GOAL_SECONDS * 1000)).steps[0] as PlanAnswer;
+        await sleep(2000);
+        loads.push(loadavg()[0]!);
+        goals.push({ errorCode: answer.error_code, seconds: +((Date.now() - sent) / 1000).toFixed(1), finalErrors: Object.fromEntries(Object.entries(goal).map(([j, q]) => [j, +Math.abs(final.get(j)! - q).toExponential(2)])) });
+        // SUCCESS, or MoveIt's own failure: CONTROL_FAILED -4, ABORTED -5 (path tolerance), TIMED_OUT -6, PREEMPTED -7, PLANNING_FAILED -1.
+        expect([MOVEIT_SUCCESS, -1, -4, -5, -6, -7], `goal ${g}: MoveIt's code ${answer.error_code}`).toContain(answer.error_code);
+      }
+      figures.loadAverage = loads.map((l) => +l.toFixed(1));
+    } finally {
+      await hogs.stopAll();
+      node.destroySubscription(js);
+    }
+    expect(deathsIn(log()), 'nothing died under load').toEqual([]);
     expect(log(), 'Choreonoid was not started again').not.toMatch(/Choreonoid ended/);
     const exited = new Promise<number | null>((r) => run.launch.child.once('exit', (c) => r(c)));
     process.kill(-run.launch.child.pid!, 'SIGINT');
