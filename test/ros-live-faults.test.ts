@@ -40,7 +40,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { type Any, closeObserver, commandLine, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, processTree, sleep, sourced, waitFor } from './support/live-rig.js';
+import { type Any, closeObserver, type Proc, commandLine, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, processTree, sleep, sourced, waitFor } from './support/live-rig.js';
 import { alive, deathsIn, moveArm, otherNodes, seen } from './support/launch-live.js';
 import { skipWithout } from './support/peer-skip.js';
 import { askMoveGroup, MOVEIT_SUCCESS, type PlanAnswer, type SceneAnswer, startMoveGroupProbe } from './support/move-group-probe.js';
@@ -85,6 +85,13 @@ const EDIT_SECONDS = 20;
 const BRIDGE_BACK_SECONDS = 45;
 
 const report: Record<string, unknown>[] = [];
+
+/** Ctrl-C on the launch, as a terminal sends it (SIGINT to its process group): it ends with exit status 0. */
+async function ctrlC(launch: Proc): Promise<void> {
+  const exited = new Promise<number | null>((r) => launch.child.once('exit', (code) => r(code)));
+  process.kill(-launch.child.pid!, 'SIGINT');
+  expect(await exited, 'Ctrl-C ends the launch cleanly').toBe(0);
+}
 
 describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts it, the rest carries on', () => {
   const procs = processGroup();
@@ -169,9 +176,7 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     expect(deathsIn(log()).map((d) => d.process).filter((p) => !/^choreonoid-/.test(p)), 'nothing but Choreonoid died').toEqual([]);
 
     // Ctrl-C still ends it all.
-    const exited = new Promise<number | null>((r) => launch.child.once('exit', (code) => r(code)));
-    process.kill(-launch.child.pid!, 'SIGINT');
-    expect(await exited).toBe(0);
+    await ctrlC(launch);
     await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
   }, 1_800_000);
 
@@ -217,9 +222,7 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
       node.destroySubscription(clockSub);
       probe.kill();
     }
-    const exited = new Promise<number | null>((r) => launch.child.once('exit', (c) => r(c)));
-    process.kill(-launch.child.pid!, 'SIGINT');
-    expect(await exited).toBe(0);
+    await ctrlC(launch);
   }, 1_800_000);
 
   it.skipIf(!moveGroup?.ok)("a user's project edited while it runs, then body_bridge killed: the edits are taken or refused with their place, the node comes back, MoveIt goes on", async () => {
@@ -324,9 +327,7 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     expect(deathsIn(log()).map((d) => d.process).filter((p) => !/^body_bridge-/.test(p)), 'nothing but body_bridge died').toEqual([]);
     expect(log(), 'Choreonoid was not restarted').not.toMatch(/Choreonoid ended/);
 
-    const exited = new Promise<number | null>((r) => run.launch.child.once('exit', (c) => r(c)));
-    process.kill(-run.launch.child.pid!, 'SIGINT');
-    expect(await exited).toBe(0);
+    await ctrlC(run.launch);
     await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
   }, 1_800_000);
 
@@ -388,9 +389,7 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     }
     expect(deathsIn(log()), 'nothing died').toEqual([]);
     expect(log(), 'Choreonoid was not started again').not.toMatch(/Choreonoid ended/);
-    const exited = new Promise<number | null>((r) => run.launch.child.once('exit', (c) => r(c)));
-    process.kill(-run.launch.child.pid!, 'SIGINT');
-    expect(await exited).toBe(0);
+    await ctrlC(run.launch);
   }, 1_800_000);
 
   it.skipIf(!moveGroup?.ok)(`PA10 at a load of ${LOAD_FACTOR}× the cores: every MoveIt goal ends with MoveIt's own code, nothing dies`, async () => {
@@ -428,8 +427,6 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     }
     expect(deathsIn(log()), 'nothing died under load').toEqual([]);
     expect(log(), 'Choreonoid was not started again').not.toMatch(/Choreonoid ended/);
-    const exited = new Promise<number | null>((r) => run.launch.child.once('exit', (c) => r(c)));
-    process.kill(-run.launch.child.pid!, 'SIGINT');
-    expect(await exited).toBe(0);
+    await ctrlC(run.launch);
   }, 1_800_000);
 });
