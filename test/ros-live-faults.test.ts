@@ -19,6 +19,9 @@
 //     saying it moved back in time as robot_state_publisher does; nothing dies, Choreonoid is not started again;
 //   - the next goal to the arm's joint_trajectory_controller is reached, and (where move_group is installed) a
 //     MoveIt joint goal is planned from the state the arm is now in and executed.
+// A part missing: a user's project without the ROS2ControlItem choreonoid_ros needs to run ros2_control
+// (`simulation.launch.py project:=` a copy of test/live/mobile/Workshop.cnoid without it): the launch stops within
+// MISSING_PART_SECONDS, before it starts anything, with the problem located in the project file; no hang.
 // The whole chain under load (where move_group is installed): `simulation.launch.py body_file:=PA10.body` with
 // LOAD_FACTOR × the cores of CPU hogs beside it at the chain's own priority; MoveIt joint goals executed one after
 // another each end — SUCCESS or one of MoveIt's failure codes, never a hang — and no process dies; the figures
@@ -71,6 +74,8 @@ const START_MS = 600_000;
  */
 const MOVEIT_END_SECONDS = 300;
 
+/** s until a launch whose project lacks a part has stopped and said why. */
+const MISSING_PART_SECONDS = 120;
 /** CPU hogs beside the chain in the load case, per core. */
 const LOAD_FACTOR = 3;
 /** MoveIt goals executed one after another under that load. */
@@ -429,4 +434,28 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     expect(log(), 'Choreonoid was not started again').not.toMatch(/Choreonoid ended/);
     await ctrlC(run.launch);
   }, 1_800_000);
+
+  it("a user's project without a ROS2ControlItem: the launch stops at once, the problem located in the project, nothing started", async () => {
+    const setup = await installedPackage();
+    const files = join(scratch, 'missing-part');
+    const copy = (path: string, edit: (text: string) => string = (t) => t): string => {
+      mkdirSync(dirname(join(files, path)), { recursive: true });
+      writeFileSync(join(files, path), edit(readFileSync(join(projectRoot, path), 'utf8')));
+      return join(files, path);
+    };
+    // The item as Choreonoid saves it, taken out whole: its four lines under the body item.
+    const project = copy('test/live/mobile/Workshop.cnoid', (t) => t.replace(/\n {12}- id: 4\n {14}name: "ROS2Control"\n {14}plugin: ROS2\n {14}class: ROS2ControlItem/, ''));
+    expect(readFileSync(project, 'utf8')).not.toContain('ROS2ControlItem');
+    copy('test/live/mobile/Table.body');
+    const body = copy('test/models/roles/mobile-manipulator.body');
+    const started = Date.now();
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${body} project:=${project}`), { ...process.env, TMPDIR: mkdtempSync(join(scratch, 'tmp-')) });
+    const code = await Promise.race([new Promise<number | null>((r) => launch.child.once('exit', (c) => r(c))), sleep(MISSING_PART_SECONDS * 1000).then(() => 'still running' as const)]);
+    const log = launch.output();
+    report.push({ case: "a project without ROS2ControlItem", stoppedAfterSeconds: +((Date.now() - started) / 1000).toFixed(1), exitCode: code });
+    expect(code, log.slice(-3000)).not.toBe('still running');
+    expect(code, 'the launch fails').not.toBe(0);
+    expect(log).toMatch(new RegExp(`${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: no ROS2ControlItem under the body item "Rover"`));
+    expect(log, 'nothing was started').not.toMatch(/process started/);
+  }, 600_000);
 });
