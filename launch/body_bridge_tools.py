@@ -131,6 +131,18 @@ def convention_args(parameters):
     return args
 
 
+def rviz_world_args(parameters):
+    """The `body-bridge rviz` options for a robot the node's parameters put in a world (a project's params file)."""
+    args = []
+    # A node that sends a project's static bodies to MoveIt draws them too (planning_scene_markers).
+    if parameters.get('planning_scene_project'):
+        args += ['--planning-scene']
+    # A robot placed in a world (placement_frame): the view looks at it where it stands.
+    if parameters.get('placement_frame') and len(parameters.get('placement') or []) == 7:
+        args += ['--placement=' + ','.join(str(v) for v in parameters['placement'])]
+    return args
+
+
 def read_yaml(path):
     with open(path) as f:
         return yaml.safe_load(f) or {}

@@ -49,13 +49,8 @@ def rviz_node(context):
                 '--frame-prefix', get('frame_prefix'), '--namespace', tools.node_namespace(context, namespace),
                 '--world-frame', get('world_frame') or str(parameters.get('world_frame', '')),
                 '--free-root-frame', get('free_root_frame') or str(parameters.get('free_root_frame', ''))]
-        # A node that sends a project's static bodies to MoveIt draws them too (planning_scene_markers).
-        args += ['--planning-scene'] if parameters.get('planning_scene_project') else []
-        # A robot placed in a world (placement_frame): the view looks at it where it stands.
-        if parameters.get('placement_frame') and len(parameters.get('placement') or []) == 7:
-            args += ['--placement=' + ','.join(str(v) for v in parameters['placement'])]
         try:
-            report = tools.run_cli(args + tools.convention_args(parameters))
+            report = tools.run_cli(args + tools.rviz_world_args(parameters) + tools.convention_args(parameters))
             actions.append(LogInfo(msg=report.strip().splitlines()[-1]))
         except (RuntimeError, OSError) as error:
             # rviz still comes up (with the static layout) next to the node, which says why the model failed.

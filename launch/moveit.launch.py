@@ -205,12 +205,7 @@ def moveit_nodes(context):
         namespace = tools.node_namespace(context)
         tools.run_cli(['rviz', model, '-o', rviz_config, '--free-root-frame', free_root_frame, '--namespace', namespace]
                       + (['--world-frame', parameters['placement_frame']] if parameters.get('placement_frame') else [])
-                      # The project's obstacles MoveIt plans around, drawn from the node's markers.
-                      + (['--planning-scene'] if parameters.get('planning_scene_project') else [])
-                      # The view looks at the robot where the project puts it.
-                      + (['--placement=' + ','.join(str(v) for v in parameters['placement'])]
-                         if parameters.get('placement_frame') and len(parameters.get('placement') or []) == 7 else [])
-                      + tools.convention_args(parameters))
+                      + tools.rviz_world_args(parameters) + tools.convention_args(parameters))
         with open(rviz_config) as f:
             text = f.read()
         # The MotionPlanning display joins the generated ones (after TF, before the device displays) where MoveIt's

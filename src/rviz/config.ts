@@ -303,12 +303,6 @@ function projectView(bodies: readonly ProjectBodyView[]): OrbitView {
 }
 
 /**
- * The orbit view rviz2 opens with: the robot framed by its frames' reach from the root at the initial pose
- * (at least 1.5 m), seen from its front left. A robot whose range sensors draw points is seen from behind
- * instead, over its shoulder, and from at least 4 m: what it senses lies ahead of it (+x, REP-103), which a
- * view from the front would put behind the eye.
- */
-/**
  * The view of a robot placed in a world (`placement`: its root in the fixed frame). A fixed root: the lone robot's
  * view, moved to where the root stands and turned with its heading. A free root moves through the world (a driven
  * base): the camera follows its root frame (`rootFrame`, with the node's prefix) and looks from behind it at the
@@ -324,6 +318,12 @@ function placedView(view: OrbitView, placement: readonly number[] | undefined, f
   return { ...view, yaw: round(view.yaw + heading), focal: [round(x), round(y), round(z)] };
 }
 
+/**
+ * The orbit view rviz2 opens with: the robot framed by its frames' reach from the root at the initial pose
+ * (at least 1.5 m), seen from its front left. A robot whose range sensors draw points is seen from behind
+ * instead, over its shoulder, and from at least 4 m: what it senses lies ahead of it (+x, REP-103), which a
+ * view from the front would put behind the eye.
+ */
 function orbitView(model: RobotModel, drawsRanges: boolean): { distance: number; yaw: number; pitch: number } {
   const initial = new Map(model.links.map((l) => [l.joint.name, Number.isFinite(l.joint.initial) ? l.joint.initial : 0]));
   let reach = 0;
