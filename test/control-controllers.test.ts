@@ -2,10 +2,12 @@
 // controller manager's rate, one trajectory controller per MoveIt group under moveit_controllers.yaml's
 // names, interfaces that match the block, the diff drive's parameters per distribution, parameter types,
 // and a user's gains file with its located errors.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type ControlOptions, ControlConfigError, controlConfig } from '../src/control/config.js';
+import { START_TOLERANCE } from '../src/control/controllers.js';
 import { readGainsFile } from '../src/control/gains-file.js';
 import { loadRobotModel } from '../src/load.js';
 import { ModelLoadError } from '../src/model/errors.js';
@@ -56,7 +58,16 @@ describe('PA10 in position_pd', () => {
       const t = constraints[g.joint] as { goal: number; trajectory: number };
       expect(t.goal).toBeCloseTo(2 * Math.max(g.sag, 1e-3), 6);
       expect(t.trajectory).toBeGreaterThan(3 * g.sag);
+      // Above how far MoveIt may start a trajectory from the joint's state: its first point is a step that far.
+      expect(t.trajectory).toBeGreaterThan(START_TOLERANCE);
     }
+  });
+
+  it("the path tolerance's start allowance is what moveit.launch.py lets MoveIt start a trajectory with", () => {
+    const launch = readFileSync(join(projectRoot, 'launch/moveit.launch.py'), 'utf8');
+    const allowed = /'trajectory_execution\.allowed_start_tolerance':\s*([\d.]+)/.exec(launch);
+    expect(allowed, 'moveit.launch.py sets allowed_start_tolerance').not.toBeNull();
+    expect(Number(allowed![1])).toBe(START_TOLERANCE);
   });
 
   it('every number but the integers ROS declares as such is written with a fraction (a parameter\'s type is how it is written)', () => {

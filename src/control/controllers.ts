@@ -41,8 +41,15 @@ export type ControlDistro = (typeof CONTROL_DISTROS)[number];
 export const JOINT_STATE_RATE = 100;
 /** s a trajectory controller waits past a trajectory's end for the joints to settle within the goal tolerance (MoveIt allows 0.5 s beyond the expected duration). */
 export const GOAL_TIME = 0.5;
-/** Path tolerance = this × the error the loop is predicted to show at the joint's velocity and acceleration limits. */
+/** Path tolerance = START_TOLERANCE + this × the error the loop is predicted to show at the joint's velocity and acceleration limits. */
 export const PATH_TOLERANCE_FACTOR = 3;
+/**
+ * rad or m: how far from the robot's state MoveIt may start a trajectory (moveit.launch.py's
+ * trajectory_execution.allowed_start_tolerance). Its first point has time_from_start 0, so the trajectory
+ * controller's desired state steps there at once, and a lightly damped loop (damping lowered for stability)
+ * swings about as far: a path tolerance below it aborts trajectories MoveIt rightly started.
+ */
+export const START_TOLERANCE = 0.01;
 /** rad or m: the path tolerance of a joint the simulator holds itself (high gain), which only a blocked joint exceeds. */
 export const HIGH_GAIN_PATH_TOLERANCE = 0.05;
 
@@ -97,7 +104,7 @@ export function jointTolerances(joint: Joint, mode: ControlMode, gains: JointGai
   const v = velocityLimit(joint);
   const a = accelerationLimit(v);
   const moving = gains.sag + gains.lag * v + (gains.inertia / gains.p) * a;
-  return { goal: 2 * Math.max(gains.sag, maxSag), trajectory: PATH_TOLERANCE_FACTOR * moving };
+  return { goal: 2 * Math.max(gains.sag, maxSag), trajectory: START_TOLERANCE + PATH_TOLERANCE_FACTOR * moving };
 }
 
 /**
