@@ -37,6 +37,8 @@
 //     the new process serves /tf and robot_description (latched: the subscriber that had it gets it again), MoveIt's
 //     scene holds the same objects (the table where it was moved) and collision matrix, and the next MoveIt goal
 //     is planned and executed; nothing else died, Choreonoid was not restarted.
+// A user's gains file broken (`simulation.launch.py body_file:=PA10.body gains_file:=` a P gain that is not a number):
+//   the launch stops within MISSING_PART_SECONDS, before it starts anything, the gain located in the gains file.
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with ROS2ControlItem or ros2_controllers are absent.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -456,6 +458,23 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     expect(code, log.slice(-3000)).not.toBe('still running');
     expect(code, 'the launch fails').not.toBe(0);
     expect(log).toMatch(new RegExp(`${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: no ROS2ControlItem under the body item "Rover"`));
+    expect(log, 'nothing was started').not.toMatch(/process started/);
+  }, 600_000);
+
+  it("a user's broken gains file: the launch stops at once, the gain located in the file, nothing started", async () => {
+    const setup = await installedPackage();
+    const gains = join(mkdtempSync(join(scratch, 'gains-')), 'pa10-gains.yaml');
+    // The generated file's form (docs/control.md), J2's P mistyped.
+    writeFileSync(gains, 'choreonoid_ros2_control:\n  ros__parameters:\n    gains:\n      J1: { p: 150000.0, d: 1100.0 }\n      J2: { p: 2l9000.0, d: 3000.0 }\n');
+    const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
+    const started = Date.now();
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${model} gains_file:=${gains}`), { ...process.env, TMPDIR: mkdtempSync(join(scratch, 'tmp-')) });
+    const code = await Promise.race([new Promise<number | null>((r) => launch.child.once('exit', (c) => r(c))), sleep(MISSING_PART_SECONDS * 1000).then(() => 'still running' as const)]);
+    const log = launch.output();
+    report.push({ case: 'a broken gains file', stoppedAfterSeconds: +((Date.now() - started) / 1000).toFixed(1), exitCode: code });
+    expect(code, log.slice(-3000)).not.toBe('still running');
+    expect(code, 'the launch fails').not.toBe(0);
+    expect(log).toMatch(new RegExp(`${gains.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:16: .*expected a number for the P gain`));
     expect(log, 'nothing was started').not.toMatch(/process started/);
   }, 600_000);
 });

@@ -14,8 +14,9 @@
 //   scene holds the project's static bodies in world, the floor allowed against the wheels and casters only;
 // - model alone: a pose goal for the arm's tip given in world (the tip's pose at a chosen arm state, by move_group's
 //   /compute_fk with the base where it now stands) is planned and executed; the tip by body_bridge's /tf ends within
-//   TIP_TOLERANCE of it, and by Choreonoid's link poses within TIP_TOLERANCE plus what the odometry's error moves
-//   the tip (the base's odometry pose against Choreonoid's, carried to the tip);
+//   TIP_TOLERANCE of it plus what the base's creep meanwhile carries the tip by (/tf's base at the end against the
+//   one MoveIt planned from; itself within BASE_CREEP_TOLERANCE), and by Choreonoid's link poses within that plus
+//   what the odometry's error moves the tip (the base's odometry pose against Choreonoid's, carried to the tip);
 // - in the project: the arm goes to START (stretched out low to the left), then a goal (the same to the right) whose
 //   straight joint-space path runs through the table is planned around it and executed: FCL
 //   (test/peers/fcl_collide.cpp) finds no contact with the table's own box at any state Choreonoid's joints passed
@@ -99,6 +100,11 @@ const DRIVE = { speed: 0.25, distance: 1.0, seconds: 8, tolerance: 0.1 };
 const ODOMETRY_TOLERANCE = 0.03;
 /** m, rad: the tip against a pose goal (MoveIt's tolerances 1 mm and 0.01 rad, the PD gains' sag, tracking). */
 const TIP_TOLERANCE = { position: 0.005, angle: 0.02 };
+/**
+ * m: how far the base, standing on velocity-held wheels, may carry the tip while the arm moves (28 Nov 2026, before
+ * this was measured: RH2 with its arm ended 5.4 mm from the goal by /tf while 1.1 mm from it in the base frame).
+ */
+const BASE_CREEP_TOLERANCE = 0.01;
 /**
  * MoveIt's velocity and acceleration scaling for the arm's motions: slow, as near a table. With an earlier form of
  * the model (a fourth ball under the base) the turret (ARM_J1) swinging the stretched-out arm lagged 5.4–5.6 mrad
@@ -299,17 +305,23 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
       // What the odometry's error moves the tip by: the tip in the base frame (Choreonoid's), carried by each base pose.
       const tipInBase = composePose(invertPose(linkPose(end, ROOT)), tipChoreonoid);
       const carried = translationError(composePose(odometry, tipInBase), composePose(truth, tipInBase));
+      // The base MoveIt planned from is where /tf had it after the drive; a base that creeps while the arm swings
+      // (velocity-held wheels hold no position: docs/control.md) carries the tip along, in /tf too.
+      const baseTf = listener.tf.poseIn('world', ROOT, end.sim, undefined, 0.5);
+      expect(baseTf, 'world → base on /tf').not.toBeNull();
+      const crept = translationError(composePose(baseTf!, tipInBase), composePose(odometry, tipInBase));
       const figures = {
         goal: fk.pose,
         planningTime: plan.planning_time,
-        tipTf: { position: translationError(tipTf!, goal), angle: rotationAngle(tipTf!.rotation, goal.rotation) },
+        tipTf: { position: translationError(tipTf!, goal), angle: rotationAngle(tipTf!.rotation, goal.rotation), baseCreepCarried: crept },
         tipChoreonoid: { position: translationError(tipChoreonoid, goal), angle: rotationAngle(tipChoreonoid.rotation, goal.rotation), odometryCarried: carried },
         tipInBase: { position: translationError(composePose(invertPose(odometry), goal), tipInBase) },
       };
       report[key] = { ...(report[key] as object), pose: figures, scene: { objects: scene.objects.map((o) => o.id), allowed: scene.allowed, virtual: scene.virtual } };
-      expect(figures.tipTf.position, 'tip by /tf against the goal in world (m)').toBeLessThanOrEqual(TIP_TOLERANCE.position);
+      expect(crept, "the tip carried by the base's creep while the arm moved, by /tf (m)").toBeLessThanOrEqual(BASE_CREEP_TOLERANCE);
+      expect(figures.tipTf.position, 'tip by /tf against the goal in world (m)').toBeLessThanOrEqual(TIP_TOLERANCE.position + crept);
       expect(figures.tipTf.angle).toBeLessThanOrEqual(TIP_TOLERANCE.angle);
-      expect(figures.tipChoreonoid.position, 'tip in Choreonoid against the goal in world (m)').toBeLessThanOrEqual(TIP_TOLERANCE.position + carried);
+      expect(figures.tipChoreonoid.position, 'tip in Choreonoid against the goal in world (m)').toBeLessThanOrEqual(TIP_TOLERANCE.position + crept + carried);
       expect(logComplaints(log(), ALLOWED), log().slice(-6000)).toEqual([]);
     } finally {
       listener.stop();

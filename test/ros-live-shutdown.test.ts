@@ -81,7 +81,7 @@ const EXPECTED: { line: RegExp; phase: Phase; why: string }[] = [
     why:
       "Choreonoid's SIGINT and SIGTERM handler (choreonoid src/Base/App.cpp onCtrl_C_Input) calls callLater: `new` and QCoreApplication::postEvent, " +
       'neither async-signal-safe. A signal that lands while its loading thread is inside malloc corrupts the heap (reproduced with plain choreonoid ' +
-      "here: 3 of 65 SIGINTs 0.15–0.8 s into loading a sample project ended in glibc's 'malloc assertion failure in sysmalloc', abort) or waits " +
+      "here: 5 of 90 SIGINTs 0.05–3 s into loading a sample project, all five 0.42–0.62 s in, ended in glibc's 'malloc assertion failure in sysmalloc', abort) or waits " +
       "forever on the allocator's lock, after which only SIGKILL ends it (seen in CI, 28 Nov 2026): docs/ros.md \"Ctrl-C\"",
   },
   {
