@@ -39,7 +39,10 @@
 //     is planned and executed; nothing else died, Choreonoid was not restarted.
 // A user's gains file broken (`simulation.launch.py body_file:=PA10.body gains_file:=` a P gain that is not a number):
 //   the launch stops within MISSING_PART_SECONDS, before it starts anything, the gain located in the gains file.
-// Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with ROS2ControlItem or ros2_controllers are absent.
+// A ROS domain shared with another launch (bridge.launch.py twice, then two /clock publishers; ROS 2 alone): each
+//   node names the other within SHARED_DOMAIN_SECONDS, with the domain, and says when it is over; nothing dies.
+// Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with ROS2ControlItem or ros2_controllers are absent
+// (the shared domain: where ROS 2 or rclnodejs are).
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -90,6 +93,9 @@ const RESTART_SECONDS = 30;
 const EDIT_SECONDS = 20;
 /** s from the kill of body_bridge until the new one serves /tf. */
 const BRIDGE_BACK_SECONDS = 45;
+
+/** s for a node to name a second launch on its domain: discovery, then its look at the graph every 2 s. */
+const SHARED_DOMAIN_SECONDS = 20;
 
 const report: Record<string, unknown>[] = [];
 
@@ -477,4 +483,47 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     expect(log).toMatch(new RegExp(`${gains.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:16: .*expected a number for the P gain`));
     expect(log, 'nothing was started').not.toMatch(/process started/);
   }, 600_000);
+});
+
+// Case 5's shared domain: a second launch of the same robot beside the first on one ROS domain, and a second clock.
+// Each node names what it sees within SHARED_DOMAIN_SECONDS (discovery, then a look at the graph every 2 s), with
+// the domain, and says when it is over; nothing dies. Needs only ROS 2 and the package.
+describe.skipIf(skipWithout(ros))('a ROS domain shared with another launch', () => {
+  const procs = processGroup();
+  let scratch = '';
+  beforeAll(() => {
+    requireShared();
+    scratch = mkdtempSync(join(tmpdir(), 'bb-live-domain-'));
+  });
+  afterAll(async () => {
+    await procs.stopAll();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('two launches of one robot, then two /clock publishers: each node says so with the domain, and when it is over', async () => {
+    const setup = await installedPackage();
+    const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
+    const env = (): NodeJS.ProcessEnv => ({ ...process.env, TMPDIR: mkdtempSync(join(scratch, 'tmp-')) });
+    const first = procs.start('bash', sourced(setup, `ros2 launch body_bridge bridge.launch.py body_file:=${model}`), env());
+    await waitFor('the first launch serving', 60_000, () => /Robot initialized: PA10/.test(first.output()) || undefined, first.output);
+    const started = Date.now();
+    const second = procs.start('bash', sourced(setup, `ros2 launch body_bridge bridge.launch.py body_file:=${model}`), env());
+    // bridge.launch.py's default node_name.
+    const sameName = new RegExp(`2 nodes named /body_bridge are on this ROS domain \\(ROS_DOMAIN_ID=${process.env.ROS_DOMAIN_ID}\\)`);
+    await waitFor('the first node naming the second', SHARED_DOMAIN_SECONDS * 1000, () => sameName.test(first.output()) || undefined, first.output);
+    const firstSaid = (Date.now() - started) / 1000;
+    await waitFor('the second node naming the first', SHARED_DOMAIN_SECONDS * 1000, () => sameName.test(second.output()) || undefined, second.output);
+    await ctrlC(second);
+    await waitFor('the first node saying it is alone again', SHARED_DOMAIN_SECONDS * 1000, () => /\/body_bridge is the only node of its name on this ROS domain again/.test(first.output()) || undefined, first.output);
+
+    const clock = (sec: number): Proc => procs.start('bash', sourced(setup, `ros2 topic pub -r 5 /clock rosgraph_msgs/msg/Clock "{clock: {sec: ${sec}}}"`), process.env);
+    const clocks = [clock(100), clock(200)];
+    const twoClocks = /2 publishers of \/clock are on this ROS domain \(ROS_DOMAIN_ID=\d+\): two simulations/;
+    await waitFor('the node naming two /clock publishers', SHARED_DOMAIN_SECONDS * 1000, () => twoClocks.test(first.output()) || undefined, first.output);
+    for (const c of clocks) process.kill(-c.child.pid!, 'SIGINT');
+    await waitFor('the node saying /clock has one publisher or none', SHARED_DOMAIN_SECONDS * 1000, () => /\/clock has one publisher or none on this ROS domain again/.test(first.output()) || undefined, first.output);
+    report.push({ case: 'a second launch on the domain', namedAfterSeconds: +firstSaid.toFixed(1) });
+    expect(deathsIn(first.output()), 'nothing died').toEqual([]);
+    await ctrlC(first);
+  }, 300_000);
 });

@@ -160,6 +160,14 @@ describe('rclnodejs glue', () => {
     const w0 = t.wallNowNs();
     expect(t.wallNowNs()).toBeGreaterThanOrEqual(w0);
 
+    // The graph: names as rcl gives them (name and namespace) joined; a relative topic expanded by rclnodejs.
+    expect(t.nodeName).toBe('/r1/body_bridge');
+    state.graph.nodes.push({ name: 'body_bridge', namespace: '/r1' }, { name: 'choreonoid', namespace: '/' });
+    expect(t.graphNodes()).toEqual(['/r1/body_bridge', '/r1/body_bridge', '/choreonoid']);
+    state.graph.publishers.set('/clock', 2);
+    state.graph.publishers.set('/r1/joint_states', 1);
+    expect([t.publisherCount('/clock'), t.publisherCount('joint_states'), t.publisherCount('/joint_states')]).toEqual([2, 1, 0]);
+
     expect(t.now()).toEqual({ sec: 5, nanosec: 7 });
     t.log.warn('careful');
     expect(state.logs).toContain('warn: careful');

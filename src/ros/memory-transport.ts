@@ -92,6 +92,11 @@ export interface MemoryTransport extends Transport {
   advanceWall(ms: number): void;
   /** Forgets recorded publications and logs (topics and subscriptions stay). */
   clear(): void;
+  /**
+   * The rest of the ROS graph as graphNodes() and publisherCount() see it, which a test edits: the other nodes'
+   * fully qualified names, and their publishers per resolved topic (the transport's own are not counted).
+   */
+  readonly graph: { nodes: string[]; publishers: Map<string, number> };
 }
 
 const NS_PER_S = 1_000_000_000n;
@@ -104,6 +109,8 @@ export function createMemoryTransport(
     start?: Time;
     /** The node's namespace (default '/'). */
     namespace?: string;
+    /** The node's name (default 'body_bridge'). */
+    name?: string;
     echoLog?: Logger;
     /** Decodes raw publications and encodes objects injected into raw subscriptions (see MessageCodec). */
     codec?: MessageCodec;
@@ -169,8 +176,15 @@ export function createMemoryTransport(
     return s.raw ? codec.encode(s.type, message) : codec.decode(s.type, message as Uint8Array);
   };
 
+  const namespace = options.namespace ?? '/';
+  const nodeName = `${namespace.replace(/\/$/, '')}/${options.name ?? 'body_bridge'}`;
+  const graph = { nodes: [] as string[], publishers: new Map<string, number>() };
   const transport: MemoryTransport = {
-    namespace: options.namespace ?? '/',
+    namespace,
+    nodeName,
+    graph,
+    graphNodes: () => [nodeName, ...graph.nodes],
+    publisherCount: (topic: string) => graph.publishers.get(topic.startsWith('/') ? topic : `${namespace.replace(/\/$/, '')}/${topic}`) ?? 0,
     published,
     logs,
     log: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startDomainWatch } from './domain-watch.js';
 import { loadRobotModel } from '../load.js';
 import { type RobotPublisher, startRobotPublisher } from './robot-publisher.js';
 import { describeModel } from './description.js';
@@ -57,10 +58,12 @@ export async function startNode(rcl: Parameters<typeof startRosNode>[0], argv: r
     initial,
   );
   ros.onParameterChange((changes) => bridge.setParams(changes));
+  const stopDomainWatch = startDomainWatch(ros.transport, ros.transport.nodeName, env.ROS_DOMAIN_ID);
   return {
     ros,
     bridge,
     stop(): void {
+      stopDomainWatch();
       bridge.stop();
       ros.shutdown();
     },

@@ -305,6 +305,9 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
       };
     },
     wallNowNs: () => process.hrtime.bigint(),
+    nodeName: node.getFullyQualifiedName(),
+    graphNodes: () => node.getNodeNamesAndNamespaces().map((n) => fullyQualifiedName(n.namespace, n.name)),
+    publisherCount: (topic: string) => node.countPublishers(topic),
     now(): Time {
       const ns = nowNs();
       return { sec: Number(ns / 1_000_000_000n), nanosec: Number(ns % 1_000_000_000n) };

@@ -66,5 +66,11 @@ export interface Transport {
   wallNowNs(): bigint;
   /** The node's clock (ROS time when use_sim_time is set). */
   now(): Time;
+  /** The node's fully qualified name (`/ns/body_bridge`), remappings applied. */
+  readonly nodeName: string;
+  /** Fully qualified names of the nodes on the graph now, this one included (rcl_get_node_names). */
+  graphNodes(): string[];
+  /** Publishers of `topic` on the graph now (rcl_count_publishers; a relative name resolves in the namespace). */
+  publisherCount(topic: string): number;
   readonly log: Logger;
 }

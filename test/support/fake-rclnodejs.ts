@@ -16,6 +16,8 @@ export function fakeRclnodejs() {
     timers: [] as { period: bigint; callback: () => void; clock: FakeClock | null; cancelled: boolean; destroyed: boolean }[],
     logs: [] as string[],
     node: null as FakeNode | null,
+    /** The rest of the graph: other nodes (rcl_get_node_names' name and namespace), and publishers per expanded topic. */
+    graph: { nodes: [] as { name: string; namespace: string }[], publishers: new Map<string, number>() },
   };
   class Parameter {
     constructor(
@@ -86,6 +88,15 @@ export function fakeRclnodejs() {
     getFullyQualifiedName(): string {
       const ns = this.namespace();
       return ns === '/' ? `/${this.nodeName}` : `${ns}/${this.nodeName}`;
+    }
+    getNodeNamesAndNamespaces(): { name: string; namespace: string }[] {
+      return [{ name: this.nodeName, namespace: this.namespace() }, ...state.graph.nodes];
+    }
+    /** rclnodejs expands a relative name in the node's namespace first. */
+    countPublishers(topic: string): number {
+      const ns = this.namespace();
+      const expanded = topic.startsWith('/') ? topic : `${ns === '/' ? '' : ns}/${topic}`;
+      return (state.graph.publishers.get(expanded) ?? 0) + state.publishers.filter((p) => p.topic === expanded).length;
     }
     declareParameter(p: Param, d: ParameterDescriptor, ignoreOverride = false): Param {
       const chosen = !ignoreOverride && this.overrides.has(p.name) ? this.overrides.get(p.name)! : p;
