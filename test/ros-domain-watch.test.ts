@@ -1,7 +1,7 @@
 // A second launch on the node's ROS domain (src/ros/domain-watch.ts): what one look at the graph makes of it, and
 // what the node says over time, on the in-memory transport.
 import { describe, expect, it } from 'vitest';
-import { DOMAIN_LOOK_MS, domainLabel, domainProblems, type GraphLook, startDomainWatch } from '../src/ros/domain-watch.js';
+import { DOMAIN_LOOK_MS, DOMAIN_PERSIST_MS, domainLabel, domainProblems, type GraphLook, startDomainWatch } from '../src/ros/domain-watch.js';
 import { createMemoryTransport } from '../src/ros/memory-transport.js';
 
 const SELF = '/body_bridge';
@@ -38,6 +38,8 @@ describe('startDomainWatch', () => {
     t.advanceWall(3 * DOMAIN_LOOK_MS);
     expect(t.logs).toEqual([]);
     t.graph.nodes.push('/body_bridge');
+    t.advanceWall(DOMAIN_PERSIST_MS - DOMAIN_LOOK_MS);
+    expect(warnings(t), 'not before it has lasted DOMAIN_PERSIST_MS').toEqual([]);
     t.advanceWall(5 * DOMAIN_LOOK_MS);
     expect(warnings(t)).toHaveLength(1);
     expect(warnings(t)[0]).toMatch(/^2 nodes named \/body_bridge are on this ROS domain \(ROS_DOMAIN_ID=7\): .*own ROS_DOMAIN_ID, or its own namespace$/);
@@ -53,7 +55,7 @@ describe('startDomainWatch', () => {
     const t = createMemoryTransport({ namespace: '/r1' });
     startDomainWatch(t, t.nodeName, undefined);
     t.graph.publishers.set('/clock', 2);
-    t.advanceWall(DOMAIN_LOOK_MS);
+    t.advanceWall(DOMAIN_PERSIST_MS + 2 * DOMAIN_LOOK_MS);
     expect(warnings(t)).toEqual([expect.stringMatching(/^2 publishers of \/clock are on this ROS domain \(ROS_DOMAIN_ID=0 \(unset\)\): two simulations/)]);
     // A third: still the same problem, not said again.
     t.graph.publishers.set('/clock', 3);
@@ -69,8 +71,27 @@ describe('startDomainWatch', () => {
     expect(t.nodeName).toBe('/r1/body_bridge');
     startDomainWatch(t, t.nodeName, '0');
     t.graph.nodes.push('/body_bridge', '/r2/body_bridge');
-    t.advanceWall(3 * DOMAIN_LOOK_MS);
+    t.advanceWall(DOMAIN_PERSIST_MS + 3 * DOMAIN_LOOK_MS);
     expect(t.logs).toEqual([]);
+  });
+
+  it("a killed process's ghost beside its replacement, gone within the DDS lease, is not named", () => {
+    const t = createMemoryTransport();
+    startDomainWatch(t, t.nodeName, '0');
+    t.graph.nodes.push('/body_bridge');
+    t.graph.publishers.set('/clock', 2);
+    // Fast DDS's default lease, 20 s: then the ghosts leave the graph.
+    t.advanceWall(20_000);
+    t.graph.nodes.length = 0;
+    t.graph.publishers.set('/clock', 1);
+    t.advanceWall(3 * DOMAIN_PERSIST_MS);
+    expect(t.logs).toEqual([]);
+    // A problem that comes back starts its time again.
+    t.graph.nodes.push('/body_bridge');
+    t.advanceWall(DOMAIN_PERSIST_MS - DOMAIN_LOOK_MS);
+    expect(t.logs).toEqual([]);
+    t.advanceWall(2 * DOMAIN_LOOK_MS);
+    expect(warnings(t)).toHaveLength(1);
   });
 
   it('a graph it cannot query is said once and ends nothing', () => {

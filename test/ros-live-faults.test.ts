@@ -94,8 +94,8 @@ const EDIT_SECONDS = 20;
 /** s from the kill of body_bridge until the new one serves /tf. */
 const BRIDGE_BACK_SECONDS = 45;
 
-/** s for a node to name a second launch on its domain: discovery, then its look at the graph every 2 s. */
-const SHARED_DOMAIN_SECONDS = 20;
+/** s for a node to name a second launch on its domain: discovery, then 25 s of its looks at the graph every 2 s (a killed process's ghost leaves within that). */
+const SHARED_DOMAIN_SECONDS = 60;
 
 const report: Record<string, unknown>[] = [];
 

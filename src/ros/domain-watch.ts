@@ -2,11 +2,18 @@
 // launch left running. Nothing fails outright — every node starts — but every subscriber hears both: two
 // body_bridge nodes under one name serve two robot_descriptions and /tf trees, and two simulators' /clock
 // publishers move time back and forth between them (the node then keeps saying it moved backwards in time).
-// ROS 2 says none of this; the node looks at the graph and names it, once when it appears and once when it is over.
+// ROS 2 says none of this; the node looks at the graph and names it, once when it has lasted past a killed
+// process's ghost, and once when it is over.
 import type { Transport } from './transport.js';
 
 /** ms between two looks at the graph (a graph query, no traffic). */
 export const DOMAIN_LOOK_MS = 2000;
+/**
+ * ms a problem must last before the node names it. A process killed without leaving the graph (SIGKILL: the
+ * launch restarting body_bridge or Choreonoid) stays on it as a ghost until its DDS lease runs out — 10 s for
+ * Cyclone DDS, 20 s for Fast DDS by default — beside the process that replaced it.
+ */
+export const DOMAIN_PERSIST_MS = 25_000;
 
 /** What one look at the graph saw. */
 export interface GraphLook {
@@ -53,10 +60,12 @@ export const resolvedMessage = (problem: DomainProblem, self: string): string =>
 
 /**
  * Looks at the graph every `periodMs` on wall time (a second simulator's clock may be what stands still) and logs a
- * warning when a problem appears, info when it is over. Returns the function that stops it.
+ * warning when a problem has lasted `persistMs`, info when a named one is over. Returns the function that stops it.
  */
-export function startDomainWatch(transport: Transport, self: string, domainId: string | undefined, periodMs = DOMAIN_LOOK_MS): () => void {
+export function startDomainWatch(transport: Transport, self: string, domainId: string | undefined, periodMs = DOMAIN_LOOK_MS, persistMs = DOMAIN_PERSIST_MS): () => void {
   const domain = domainLabel(domainId);
+  /** Since when (wall ns) each problem has been seen without a break. */
+  const since = new Map<DomainProblem['kind'], bigint>();
   let reported = new Map<DomainProblem['kind'], DomainProblem>();
   let failed = false;
   return transport.wallTimer(periodMs, () => {
@@ -70,9 +79,13 @@ export function startDomainWatch(transport: Transport, self: string, domainId: s
       failed = true;
       return;
     }
-    const now = new Map(domainProblems(self, look).map((p) => [p.kind, p]));
-    for (const [kind, problem] of now) if (!reported.has(kind)) transport.log.warn(problemMessage(problem, self, domain));
-    for (const [kind, problem] of reported) if (!now.has(kind)) transport.log.info(resolvedMessage(problem, self));
-    reported = now;
+    const wallNs = transport.wallNowNs();
+    const seen = new Map(domainProblems(self, look).map((p) => [p.kind, p]));
+    for (const kind of [...since.keys()]) if (!seen.has(kind)) since.delete(kind);
+    for (const kind of seen.keys()) if (!since.has(kind)) since.set(kind, wallNs);
+    const lasting = new Map([...seen].filter(([kind]) => reported.has(kind) || wallNs - since.get(kind)! >= BigInt(persistMs) * 1_000_000n));
+    for (const [kind, problem] of lasting) if (!reported.has(kind)) transport.log.warn(problemMessage(problem, self, domain));
+    for (const [kind, problem] of reported) if (!lasting.has(kind)) transport.log.info(resolvedMessage(problem, self));
+    reported = lasting;
   });
 }
