@@ -99,6 +99,9 @@ const SHARED_DOMAIN_SECONDS = 60;
 
 const report: Record<string, unknown>[] = [];
 
+/** `path` as a regular expression that matches it literally. */
+const escaped = (path: string): string => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Ctrl-C on the launch, as a terminal sends it (SIGINT to its process group): it ends with exit status 0. */
 async function ctrlC(launch: Proc): Promise<void> {
   const exited = new Promise<number | null>((r) => launch.child.once('exit', (code) => r(code)));
@@ -443,6 +446,22 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     await ctrlC(run.launch);
   }, 1_800_000);
 
+  /**
+   * `simulation.launch.py args` must end by itself within MISSING_PART_SECONDS, failing, with `located` in its log and
+   * no process started; how long it took goes to the report as `what`.
+   */
+  async function launchStopsAtOnce(what: string, setup: string, args: string, located: RegExp): Promise<void> {
+    const started = Date.now();
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py ${args}`), { ...process.env, TMPDIR: mkdtempSync(join(scratch, 'tmp-')) });
+    const code = await Promise.race([new Promise<number | null>((r) => launch.child.once('exit', (c) => r(c))), sleep(MISSING_PART_SECONDS * 1000).then(() => 'still running' as const)]);
+    const log = launch.output();
+    report.push({ case: what, stoppedAfterSeconds: +((Date.now() - started) / 1000).toFixed(1), exitCode: code });
+    expect(code, log.slice(-3000)).not.toBe('still running');
+    expect(code, 'the launch fails').not.toBe(0);
+    expect(log).toMatch(located);
+    expect(log, 'nothing was started').not.toMatch(/process started/);
+  }
+
   it("a user's project without a ROS2ControlItem: the launch stops at once, the problem located in the project, nothing started", async () => {
     const setup = await installedPackage();
     const files = join(scratch, 'missing-part');
@@ -456,15 +475,7 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     expect(readFileSync(project, 'utf8')).not.toContain('ROS2ControlItem');
     copy('test/live/mobile/Table.body');
     const body = copy('test/models/roles/mobile-manipulator.body');
-    const started = Date.now();
-    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${body} project:=${project}`), { ...process.env, TMPDIR: mkdtempSync(join(scratch, 'tmp-')) });
-    const code = await Promise.race([new Promise<number | null>((r) => launch.child.once('exit', (c) => r(c))), sleep(MISSING_PART_SECONDS * 1000).then(() => 'still running' as const)]);
-    const log = launch.output();
-    report.push({ case: "a project without ROS2ControlItem", stoppedAfterSeconds: +((Date.now() - started) / 1000).toFixed(1), exitCode: code });
-    expect(code, log.slice(-3000)).not.toBe('still running');
-    expect(code, 'the launch fails').not.toBe(0);
-    expect(log).toMatch(new RegExp(`${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: no ROS2ControlItem under the body item "Rover"`));
-    expect(log, 'nothing was started').not.toMatch(/process started/);
+    await launchStopsAtOnce('a project without ROS2ControlItem', setup, `body_file:=${body} project:=${project}`, new RegExp(`${escaped(project)}:\\d+:\\d+: error: no ROS2ControlItem under the body item "Rover"`));
   }, 600_000);
 
   it("a user's broken gains file: the launch stops at once, the gain located in the file, nothing started", async () => {
@@ -473,15 +484,7 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     // The generated file's form (docs/control.md), J2's P mistyped.
     writeFileSync(gains, 'choreonoid_ros2_control:\n  ros__parameters:\n    gains:\n      J1: { p: 150000.0, d: 1100.0 }\n      J2: { p: 2l9000.0, d: 3000.0 }\n');
     const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
-    const started = Date.now();
-    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${model} gains_file:=${gains}`), { ...process.env, TMPDIR: mkdtempSync(join(scratch, 'tmp-')) });
-    const code = await Promise.race([new Promise<number | null>((r) => launch.child.once('exit', (c) => r(c))), sleep(MISSING_PART_SECONDS * 1000).then(() => 'still running' as const)]);
-    const log = launch.output();
-    report.push({ case: 'a broken gains file', stoppedAfterSeconds: +((Date.now() - started) / 1000).toFixed(1), exitCode: code });
-    expect(code, log.slice(-3000)).not.toBe('still running');
-    expect(code, 'the launch fails').not.toBe(0);
-    expect(log).toMatch(new RegExp(`${gains.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:16: .*expected a number for the P gain`));
-    expect(log, 'nothing was started').not.toMatch(/process started/);
+    await launchStopsAtOnce('a broken gains file', setup, `body_file:=${model} gains_file:=${gains}`, new RegExp(`${escaped(gains)}:5:16: .*expected a number for the P gain`));
   }, 600_000);
 });
 
