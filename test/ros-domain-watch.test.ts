@@ -34,7 +34,7 @@ describe('startDomainWatch', () => {
 
   it('names a second node of its name once, with the domain, and says once when it has gone', () => {
     const t = createMemoryTransport();
-    const stop = startDomainWatch(t, t.nodeName, '7');
+    const stop = startDomainWatch(t, '7');
     t.advanceWall(3 * DOMAIN_LOOK_MS);
     expect(t.logs).toEqual([]);
     t.graph.nodes.push('/body_bridge');
@@ -53,7 +53,7 @@ describe('startDomainWatch', () => {
 
   it('names a second /clock publisher, on wall time (a clock may stand still)', () => {
     const t = createMemoryTransport({ namespace: '/r1' });
-    startDomainWatch(t, t.nodeName, undefined);
+    startDomainWatch(t, undefined);
     t.graph.publishers.set('/clock', 2);
     t.advanceWall(DOMAIN_PERSIST_MS + 2 * DOMAIN_LOOK_MS);
     expect(warnings(t)).toEqual([expect.stringMatching(/^2 publishers of \/clock are on this ROS domain \(ROS_DOMAIN_ID=0 \(unset\)\): two simulations/)]);
@@ -69,7 +69,7 @@ describe('startDomainWatch', () => {
   it("looks for its own name: /r1/body_bridge beside /body_bridge is no problem", () => {
     const t = createMemoryTransport({ namespace: '/r1' });
     expect(t.nodeName).toBe('/r1/body_bridge');
-    startDomainWatch(t, t.nodeName, '0');
+    startDomainWatch(t, '0');
     t.graph.nodes.push('/body_bridge', '/r2/body_bridge');
     t.advanceWall(DOMAIN_PERSIST_MS + 3 * DOMAIN_LOOK_MS);
     expect(t.logs).toEqual([]);
@@ -77,7 +77,7 @@ describe('startDomainWatch', () => {
 
   it("a killed process's ghost beside its replacement, gone within the DDS lease, is not named", () => {
     const t = createMemoryTransport();
-    startDomainWatch(t, t.nodeName, '0');
+    startDomainWatch(t, '0');
     t.graph.nodes.push('/body_bridge');
     t.graph.publishers.set('/clock', 2);
     // Fast DDS's default lease, 20 s: then the ghosts leave the graph.
@@ -98,7 +98,7 @@ describe('startDomainWatch', () => {
     const t = createMemoryTransport();
     let asked = 0;
     const broken = { ...t, graphNodes: (): string[] => { asked++; throw new Error('rcl context invalid'); } };
-    startDomainWatch(broken, t.nodeName, '0');
+    startDomainWatch(broken, '0');
     expect(() => t.advanceWall(5 * DOMAIN_LOOK_MS)).not.toThrow();
     expect(asked).toBe(1);
     expect(warnings(t)).toEqual(['cannot look at the ROS graph for a second launch on this domain (rcl context invalid)']);

@@ -62,7 +62,8 @@ export const resolvedMessage = (problem: DomainProblem, self: string): string =>
  * Looks at the graph every `periodMs` on wall time (a second simulator's clock may be what stands still) and logs a
  * warning when a problem has lasted `persistMs`, info when a named one is over. Returns the function that stops it.
  */
-export function startDomainWatch(transport: Transport, self: string, domainId: string | undefined, periodMs = DOMAIN_LOOK_MS, persistMs = DOMAIN_PERSIST_MS): () => void {
+export function startDomainWatch(transport: Transport, domainId: string | undefined, periodMs = DOMAIN_LOOK_MS, persistMs = DOMAIN_PERSIST_MS): () => void {
+  const self = transport.nodeName;
   const domain = domainLabel(domainId);
   /** Since when (wall ns) each problem has been seen without a break. */
   const since = new Map<DomainProblem['kind'], bigint>();
@@ -75,7 +76,7 @@ export function startDomainWatch(transport: Transport, self: string, domainId: s
       look = { nodes: transport.graphNodes(), clockPublishers: transport.publisherCount('/clock') };
     } catch (error) {
       // A timer callback that throws would end the node: say so once and look no more.
-      if (!failed) transport.log.warn(`cannot look at the ROS graph for a second launch on this domain (${error instanceof Error ? error.message : String(error)})`);
+      transport.log.warn(`cannot look at the ROS graph for a second launch on this domain (${error instanceof Error ? error.message : String(error)})`);
       failed = true;
       return;
     }

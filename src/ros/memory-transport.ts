@@ -4,6 +4,7 @@
 // wall time (a simulation paused on /clock).
 import type { MessageTypeName, Time } from '../messages/messages.js';
 import { qosMismatch } from './qos.js';
+import { fullyQualifiedName } from './ros-args.js';
 import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';
 
 /**
@@ -177,14 +178,14 @@ export function createMemoryTransport(
   };
 
   const namespace = options.namespace ?? '/';
-  const nodeName = `${namespace.replace(/\/$/, '')}/${options.name ?? 'body_bridge'}`;
+  const nodeName = fullyQualifiedName(namespace, options.name ?? 'body_bridge');
   const graph = { nodes: [] as string[], publishers: new Map<string, number>() };
   const transport: MemoryTransport = {
     namespace,
     nodeName,
     graph,
     graphNodes: () => [nodeName, ...graph.nodes],
-    publisherCount: (topic: string) => graph.publishers.get(topic.startsWith('/') ? topic : `${namespace.replace(/\/$/, '')}/${topic}`) ?? 0,
+    publisherCount: (topic: string) => graph.publishers.get(topic.startsWith('/') ? topic : fullyQualifiedName(namespace, topic)) ?? 0,
     published,
     logs,
     log: { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') },

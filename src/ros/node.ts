@@ -58,7 +58,7 @@ export async function startNode(rcl: Parameters<typeof startRosNode>[0], argv: r
     initial,
   );
   ros.onParameterChange((changes) => bridge.setParams(changes));
-  const stopDomainWatch = startDomainWatch(ros.transport, ros.transport.nodeName, env.ROS_DOMAIN_ID);
+  const stopDomainWatch = startDomainWatch(ros.transport, env.ROS_DOMAIN_ID);
   return {
     ros,
     bridge,
