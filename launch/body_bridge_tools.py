@@ -4,6 +4,7 @@ rviz2 and MoveIt configuration from the model the node serves, and the node para
 Not a launch file itself: display.launch.py and moveit.launch.py import it from their own folder.
 """
 
+import atexit
 import json
 import os
 import shutil
@@ -12,7 +13,7 @@ import subprocess
 import yaml
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
 from launch.actions import DeclareLaunchArgument, EmitEvent, LogInfo, OpaqueFunction, RegisterEventHandler
-from launch.event_handlers import OnProcessExit, OnShutdown
+from launch.event_handlers import OnProcessExit
 from launch.events import Shutdown
 from launch.substitutions import PathJoinSubstitution
 from launch_ros.substitutions import FindPackageShare
@@ -148,14 +149,18 @@ def read_yaml(path):
         return yaml.safe_load(f) or {}
 
 
-def remove_at_shutdown(path):
-    """An action that deletes a file or folder the launch generated into the temporary directory when it shuts down."""
-    def remove(_context):
+def remove_at_exit(path):
+    """Deletes a file or folder the launch generated into the temporary directory when `ros2 launch` exits, i.e. once
+    every process it started has ended. Not at the launch's shutdown event: a process still stopping may read it then
+    (Choreonoid's controller manager, asked by a spawner to load a controller as Ctrl-C came, parsed a --params-file
+    deleted a moment before and aborted). Registered as soon as the path exists, it goes even when the launch fails."""
+    def remove():
         if os.path.isdir(path):
             shutil.rmtree(path, ignore_errors=True)
         elif os.path.exists(path):
             os.remove(path)
-    return RegisterEventHandler(OnShutdown(on_shutdown=[OpaqueFunction(function=remove)]))
+    atexit.register(remove)
+    return path
 
 
 # Times a process the launch keeps running (Choreonoid, body_bridge) is started again after it was killed or crashed,

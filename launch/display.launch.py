@@ -44,7 +44,7 @@ def rviz_node(context):
         parameters = tools.file_parameters(get('params_file'), namespace)
         fd, config = tempfile.mkstemp(prefix='body_bridge_', suffix='.rviz')
         os.close(fd)
-        actions.append(tools.remove_at_shutdown(config))
+        tools.remove_at_exit(config)
         args = ['rviz', tools.model_argument(get('body_file')), '-o', config,
                 '--frame-prefix', get('frame_prefix'), '--namespace', tools.node_namespace(context, namespace),
                 '--world-frame', get('world_frame') or str(parameters.get('world_frame', '')),

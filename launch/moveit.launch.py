@@ -124,7 +124,7 @@ def moveit_nodes(context):
         return LaunchConfiguration(name).perform(context)
 
     use_sim_time = is_true(get('use_sim_time'))
-    config_dir = tempfile.mkdtemp(prefix='body_bridge_moveit_')
+    config_dir = tools.remove_at_exit(tempfile.mkdtemp(prefix='body_bridge_moveit_'))
     served = project_robot(context, config_dir)
     parameters = tools.file_parameters(served['params_file'] if served else get('params_file'), node=get('node_name'))
     model = served['planning']['parameters']['body_file'] if served else tools.model_argument(get('body_file'))
@@ -185,7 +185,6 @@ def moveit_nodes(context):
     actions += [
         bridge_include(context, served),
         LogInfo(msg='MoveIt configuration from %s in %s (%s)' % (model, config_dir, report.strip().splitlines()[-1])),
-        tools.remove_at_shutdown(config_dir),
         Node(
             package='moveit_ros_move_group',
             executable='move_group',

@@ -45,6 +45,7 @@ def project_nodes(context):
     project = os.path.abspath(get('project_file'))
     fd, rviz_config = tempfile.mkstemp(prefix='body_bridge_project_', suffix='.rviz')
     os.close(fd)
+    tools.remove_at_exit(rviz_config)
     args = ['project', project, '--launch-plan', '--rviz', rviz_config]
     args += [a for entry in get('placement_topics').split() for a in ('--placement-topic', entry)]
     args += [a for entry in get('placement_topic_types').split() for a in ('--placement-topic-type', entry)]
@@ -52,8 +53,7 @@ def project_nodes(context):
         args += ['--share', get('share')]
     # A project that cannot be read, or no body of which loads, stops the launch here with the located errors.
     plan, report = tools.run_cli_json(args)
-    actions = [tools.remove_at_shutdown(rviz_config)]
-    actions += [LogInfo(msg=line) for line in report.strip().splitlines() if line]
+    actions = [LogInfo(msg=line) for line in report.strip().splitlines() if line]
 
     start_choreonoid = is_true(get('start_choreonoid'))
     sim_time = get('use_sim_time')

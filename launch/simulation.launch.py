@@ -79,7 +79,7 @@ def simulation(context):
     project = get('project')
     mode = get('mode')
     distro = os.environ.get('ROS_DISTRO', 'humble')
-    out = tempfile.mkdtemp(prefix='body_bridge_control_')
+    out = tools.remove_at_exit(tempfile.mkdtemp(prefix='body_bridge_control_'))
     args = ['control', model, '-o', out, '--mode', mode, '--ros-distro', distro if distro in ('humble', 'jazzy') else 'humble']
     args += [a for entry in get('joint_modes').split() for a in ('--joint-mode', entry)]
     if get('gains_file'):
@@ -174,7 +174,6 @@ def simulation(context):
     # as a project that lacks what is needed is.
     actions = [LogInfo(msg=line) for line in lines[:-1] if line] + [
         LogInfo(msg='ros2_control configuration from %s in %s (%s)' % (model, out, lines[-1])),
-        tools.remove_at_shutdown(out),
     ] + simulator(choreonoid, lambda: [spawner(spawners['active'], False)]
                   + ([spawner(spawners['inactive'], True)] if spawners.get('inactive') else []))
     # body_bridge and move_group in the item's namespace, where the controllers are.
