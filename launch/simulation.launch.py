@@ -111,8 +111,10 @@ def simulation(context):
             parameters=[gains, controllers],
             output='screen',
             # Choreonoid quits within a second of a SIGINT, but one taken while it loads its project is not acted on
-            # (docs/ros.md "Ctrl-C"): SIGTERM, which it obeys at once, comes after 3 s instead of launch's 5.
+            # (docs/ros.md "Ctrl-C"): SIGTERM, which it obeys at once, comes after 3 s instead of launch's 5. A SIGTERM
+            # that does not end it within 3 s met the deadlock of a controller loading on a stopped simulation.
             sigterm_timeout='3',
+            sigkill_timeout='3',
         )
 
     manager = spawners['controller_manager']

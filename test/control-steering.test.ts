@@ -115,6 +115,8 @@ describe('FourWheelCar\'s controllers', () => {
   it('jazzy: traction and steering joint names, one traction radius, no use_stamped_vel (always stamped there)', () => {
     const p = bicycleOf(model, { distro: 'jazzy' })!;
     expect(p).toMatchObject({ traction_joints_names: ['REAR_WHEEL'], steering_joints_names: ['STEERING_RIGHT'], wheelbase: 0.4, traction_wheel_radius: 0.1 });
+    // Jazzy's steering kinematics turn a zero period into a NaN odometry from positions, not from velocities.
+    expect(p).toMatchObject({ open_loop: false, position_feedback: false });
     for (const k of ['front_steering', 'front_wheels_names', 'rear_wheels_names', 'front_wheel_radius', 'rear_wheel_radius', 'use_stamped_vel']) expect(p).not.toHaveProperty(k);
   });
 

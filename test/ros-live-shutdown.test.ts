@@ -92,7 +92,7 @@ const EXPECTED: { line: RegExp; phases: Phase[]; why: string }[] = [
       'a spawner asked the controller manager to load a controller as the Ctrl-C came: Choreonoid stopped its simulation, so ' +
       'ControllerManager::add_controller_impl waits for a real-time update that never comes (wait_until_rt_not_using, which gives up only when ' +
       "rclcpp::ok() turns false), and Choreonoid quitting on the SIGTERM joins that executor thread in ROS2ControlItem::finalize before choreonoid_ros's " +
-      'main calls rclcpp::shutdown (App::exec replaced rclcpp\'s SIGINT handler): a deadlock, gdb stacks taken here (Humble). SIGKILL at 8 s ends it ' +
+      'main calls rclcpp::shutdown (App::exec replaced rclcpp\'s SIGINT handler): a deadlock, gdb stacks taken here (Humble). SIGKILL at 6 s (simulation.launch.py) ends it ' +
       '(docs/ros.md "Ctrl-C")',
   },
   {

@@ -276,9 +276,12 @@ function bicycleParameters(s: SteeringDrive, options: ControllersOptions): Recor
     ...names,
     wheelbase: double(s.wheelbase),
     ...radii,
-    // Odometry from the traction wheel's measured position and the steering joint's, as diff_drive's wheels.
+    // Odometry from the traction wheel's measured position and the steering joint's, as diff_drive's wheels. Not on
+    // jazzy: its steering kinematics divide the wheel's position change by the period before looking at the period,
+    // so one update with period 0 makes the odometry NaN for good (FourWheelCar in Choreonoid on jazzy); from the
+    // measured velocity instead, which a zero period leaves finite.
     open_loop: false,
-    position_feedback: true,
+    position_feedback: options.distro === 'humble',
     reference_timeout: double(REFERENCE_TIMEOUT),
     odom_frame_id: `${options.framePrefix}odom`,
     base_frame_id: `${options.framePrefix}${s.base}`,
