@@ -12,7 +12,7 @@ import subprocess
 
 import yaml
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
-from launch.actions import DeclareLaunchArgument, EmitEvent, LogInfo, OpaqueFunction, RegisterEventHandler
+from launch.actions import DeclareLaunchArgument, EmitEvent, LogInfo, RegisterEventHandler
 from launch.event_handlers import OnProcessExit
 from launch.events import Shutdown
 from launch.substitutions import PathJoinSubstitution
