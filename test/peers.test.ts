@@ -2,7 +2,7 @@
 // machine has it (PATH, a ROS 2 prefix on AMENT_PREFIX_PATH / CMAKE_PREFIX_PATH, a CMake config, pkg-config)
 // and nowhere else, and says what installs it when it is absent; the run's notes print as one summary.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { srdfdomFlags } from './support/moveit-peers.js';
 import { isLiveSuite, liveSuitesSummary, rosOfRun, suiteRun } from './support/live-summary.js';
@@ -98,6 +98,14 @@ describe('ROS 2 packages', () => {
     expect(notFound(r)).toMatch(/^ros: AMENT_PREFIX_PATH and CMAKE_PREFIX_PATH name no folder \(no ROS 2 is sourced\) \| .*robot-state-publisher.*docs\/peers\.md/);
     expect(notFound(findMoveGroup({ AMENT_PREFIX_PATH: plain }))).toMatch(/^ros: lib\/moveit_ros_move_group\/move_group is in none of the ROS 2 prefixes/);
     expect(findRviz2({ PATH: join(plain, 'bin') })).toEqual({ ok: true, exe: join(plain, 'bin/rviz2') });
+  });
+
+  it("another distribution's rviz2 left on PATH (Jazzy sourced after Humble) is not taken for this one's", () => {
+    const humble = machine({ 'bin/rviz2': exe, 'share/ament_index/resource_index/packages/rviz2': '' });
+    const jazzy = machine({ 'share/ament_index/resource_index/packages/rclcpp': '' });
+    const env = { AMENT_PREFIX_PATH: jazzy, PATH: `${join(jazzy, 'bin')}${delimiter}${join(humble, 'bin')}` };
+    expect(notFound(findRviz2(env))).toContain(`PATH's ${join(humble, 'bin/rviz2')} belongs to a ROS 2 that is not sourced`);
+    expect(findRviz2({ ...env, AMENT_PREFIX_PATH: `${jazzy}${delimiter}${humble}` })).toEqual({ ok: true, exe: join(humble, 'bin/rviz2') });
   });
 });
 

@@ -307,11 +307,23 @@ const notSourced = (env: Env): string | null =>
   rosPrefixes(env).length === 0 ? 'AMENT_PREFIX_PATH and CMAKE_PREFIX_PATH name no folder (no ROS 2 is sourced)' : null;
 
 /** An executable a ROS 2 package installs where `ros2 run <pkg> <exe>` finds it: <prefix>/lib/<pkg>/<exe>. */
+/**
+ * `<prefix>/bin/<exe>` on PATH where `<prefix>` is a ROS 2 install that is not sourced: another distribution's
+ * leftover (sourcing Jazzy after Humble keeps Humble's bin on PATH), whose program would load the wrong libraries.
+ */
+function inUnsourcedRos(file: string, env: Env): boolean {
+  const prefix = dirname(dirname(file));
+  return existsSync(join(prefix, 'share', 'ament_index')) && !rosPrefixes(env).includes(prefix);
+}
+
 function rosExecutable(peer: string, pkg: string, exe: string, install: string, env: Env, alsoOnPath = false): Lookup<Executable> {
-  const found = rosPrefixes(env).map((p) => join(p, 'lib', pkg, exe)).find(isExecutableFile) ?? (alsoOnPath ? firstOnPath([exe], env) : undefined);
+  const onPath = (): string | undefined => everyOnPath(exe, env).find((f) => !inUnsourcedRos(f, env));
+  const found = rosPrefixes(env).map((p) => join(p, 'lib', pkg, exe)).find(isExecutableFile) ?? (alsoOnPath ? onPath() : undefined);
   if (found) return { ok: true, exe: found };
   const why = notSourced(env) ?? `lib/${pkg}/${exe} is in none of the ROS 2 prefixes (${rosPrefixes(env).join(', ')})`;
-  return missing(peer, 'ros', alsoOnPath ? `${why}, and ${exe} is not on PATH` : why, install);
+  const foreign = alsoOnPath ? everyOnPath(exe, env).filter((f) => inUnsourcedRos(f, env)) : [];
+  const pathWhy = foreign.length > 0 ? `PATH's ${foreign.join(', ')} belongs to a ROS 2 that is not sourced` : `${exe} is not on PATH`;
+  return missing(peer, 'ros', alsoOnPath ? `${why}, and ${pathWhy}` : why, install);
 }
 
 export const findRobotStatePublisher = (env: Env = process.env): Lookup<Executable> =>
