@@ -137,6 +137,10 @@ describe('for corpus robots and the cart', () => {
     { file: pa10, mode: 'position_pd' as const, expected: { J1: 'position_pd', HAND_L: 'position_pd' } },
     { file: ur10, mode: 'position' as const, expected: { SHOULDER: 'position', WRIST3: 'position' } },
     { file: cart, mode: 'position_pd' as const, expected: { LeftWheel: 'velocity_pd', RightWheel: 'velocity_pd' } },
+    // Pseudo continuous tracks: the block names them by their joint names, which the URDF gives the tracks' surfaces.
+    // sdformat refuses SimpleTank's chassis inertia, the model's own data (urdf-ecosystem.test.ts says which): not judged there.
+    { file: join(corpusDir, 'choreonoid/share/model/Tank/SimpleTank.body'), mode: 'position_pd' as const, expected: { TRACK_L: 'velocity', TRACK_R: 'velocity' }, sdformat: false },
+    { file: join(projectRoot, 'test/models/roles/tracked-pantilt.body'), mode: 'position_pd' as const, expected: { LeftTrack: 'velocity', RightTrack: 'velocity', PanJoint: 'position_pd' } },
   ];
   const urdfs = cases.map(({ file, mode }) => {
     const { model } = applyRosConventions(loadRobotModel(file));
@@ -147,14 +151,24 @@ describe('for corpus robots and the cart', () => {
     return { path, model, block, xml: withRos2Control(result.xml, block.xml) };
   });
 
-  it.each(cases.map((c, i) => [c.file.split('/').pop()!, i] as const))('%s: every moving joint of the URDF once, with its mode', (_, i) => {
+  it.each(cases.map((c, i) => [c.file.split('/').pop()!, i] as const))('%s: every moving joint and track of the model once, with its mode', (_, i) => {
     const { model, xml } = urdfs[i]!;
     const [hw] = readRos2Control(xml);
-    const moving = model.links.filter((l) => l.parent !== null && (l.joint.type === 'revolute' || l.joint.type === 'prismatic')).map((l) => l.joint.name);
-    expect(hw!.joints.map((j) => j.name)).toEqual(moving);
+    const driven = (t: string): boolean => t === 'revolute' || t === 'prismatic' || t === 'pseudo_continuous_track';
+    const moving = model.links.filter((l) => l.parent !== null && driven(l.joint.type)).map((l) => l.joint.name);
+    expect([...hw!.joints.map((j) => j.name)].sort()).toEqual([...moving].sort());
     const modes = Object.fromEntries(hw!.joints.map((j) => [j.name, j.command.map((c) => c.name).join(',')]));
     expect(modes).toMatchObject(cases[i]!.expected);
     expect(hw!.name).toBe(model.name);
+  });
+
+  // Jazzy's hardware_interface (component_parser.cpp) refuses a joint of the block that the URDF lacks or makes
+  // fixed; Humble's parser does not check, so the rule is checked here on the URDF itself, for every case.
+  it.each(cases.map((c, i) => [c.file.split('/').pop()!, i] as const))('%s: every joint the block names is a joint of the URDF that is not fixed', (_, i) => {
+    const { xml } = urdfs[i]!;
+    const [hw] = readRos2Control(xml);
+    const urdfJoints = new Map([...xml.matchAll(/<joint name="([^"]+)" type="([^"]+)"/g)].map((m) => [m[1]!, m[2]!]));
+    for (const j of hw!.joints) expect([j.name, urdfJoints.get(j.name)]).toEqual([j.name, expect.stringMatching(/^(revolute|continuous|prismatic)$/)]);
   });
 
   it.skipIf(skipWithout(...ros2ControlParserPeers()))("ros2_control's own parser reads the blocks exactly as the tests' reader does", () => {
@@ -178,8 +192,9 @@ describe('for corpus robots and the cart', () => {
   });
 
   it.skipIf(skipWithout(...sdformatPeers()))('sdformat converts them without an error', () => {
-    const loads = sdformatLoad(urdfs.map((u) => u.path));
-    for (const u of urdfs) expect(loads.get(u.path)?.errors, u.path).toEqual([]);
+    const judged = urdfs.filter((_, i) => (cases[i] as { sdformat?: boolean }).sdformat !== false);
+    const loads = sdformatLoad(judged.map((u) => u.path));
+    for (const u of judged) expect(loads.get(u.path)?.errors, u.path).toEqual([]);
   });
 });
 

@@ -576,6 +576,12 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
       const lapsed = lapse > CMD_VEL_TIMEOUT ? ` (this test's commands lapsed for ${lapse.toFixed(3)} s of simulation time, past cmd_vel_timeout ${CMD_VEL_TIMEOUT} s: the machine starved the test)` : '';
       expect(Math.abs(moved - DRIVE.speed * DRIVE.seconds), `Choreonoid moved the root ${moved} m${lapsed}`).toBeLessThanOrEqual(DRIVE.tolerance * DRIVE.speed * DRIVE.seconds);
       expect(Math.abs(odometry - moved), `odometry ${odometry} m, Choreonoid ${moved} m`).toBeLessThanOrEqual(ODOMETRY_TOLERANCE);
+      // A driven track keeps its position: Choreonoid moves the surface, never integrates the joint, so the URDF's
+      // track surface frame (docs/urdf.md), turned by that position, stays where the model puts it.
+      for (const track of loadRobotModel(drive.file).links.filter((l) => l.joint.type === 'pseudo_continuous_track')) {
+        const q = [before!.q[track.joint.name], after!.q[track.joint.name]];
+        expect(q, `${track.joint.name}: the track's position in Choreonoid before and after the drive`).toEqual([track.joint.initial, track.joint.initial]);
+      }
       if (drive.turn) {
         expect(turn, 'Choreonoid samples after the turn').not.toBeNull();
         // The sign is the check (left for a positive yaw rate), well clear of noise: TURN_MIN of the commanded yaw.

@@ -304,7 +304,9 @@ describe('dry run without ROS 2', () => {
     expect(out).toMatch(/subscribes joint_states\s+sensor_msgs\/msg\/JointState\s+best_effort/);
     expect(out).toMatch(/static\s+t1\/TURRET_P_link -> t1\/Kinect\n/);
     expect(out).toMatch(/moving\s+t1\/CHASSIS -> t1\/TURRET_Y_link\s+\[revolute joint TURRET_Y\]/);
-    expect(out).toMatch(/URDF \(robot_description\): \d+ links, \d+ joints \(2 revolute, \d+ fixed\)/);
+    // The tracks' surfaces turn on continuous joints that carry the tracks' names (docs/urdf.md).
+    expect(out).toMatch(/moving\s+t1\/TRACK_L_link -> t1\/TRACK_L_link_surface\s+\[track joint TRACK_L\]/);
+    expect(out).toMatch(/URDF \(robot_description\): \d+ links, \d+ joints \(2 revolute, \d+ fixed, 2 continuous\)/);
     expect(out).toContain('frame_prefix = "t1/"');
     expect(existsSync(join(scratch, 'meshes')), 'a dry run writes no mesh files').toBe(false);
   });

@@ -247,8 +247,9 @@ describe('initial joint positions (publish_joint_states)', () => {
     r.transport.advance(1000);
     const own = r.transport.messages<JointState>('joint_states');
     expect(own).toHaveLength(10);
-    expect(own[0]!.name).toEqual(['shoulder', 'wheel_joint', 'slide', 'free_slide']);
-    expect(own[0]!.position).toEqual([0.3, 0, 0.05, 0]);
+    // The track too: its surface frame turns with it (docs/urdf.md), as joint_state_publisher would publish it.
+    expect(own[0]!.name).toEqual(['shoulder', 'wheel_joint', 'slide', 'free_slide', 'track']);
+    expect(own[0]!.position).toEqual([0.3, 0, 0.05, 0, 0]);
     for (const m of own) expect(checkMessage(MessageType.JointState, m)).toEqual([]);
     const tf = lastTf(r);
     const arm = tf.transforms.find((t) => t.child_frame_id === 'arm')!;
@@ -274,7 +275,7 @@ describe('initial joint positions at run time', () => {
     expect(r.bridge.setParams({ initial_joint_positions: ['wheel_joint=1.5', 'nope=1'] }).successful).toBe(true);
     r.transport.advance(100);
     const last = r.transport.last<JointState>('joint_states')!;
-    expect(last.position).toEqual([0.3, 1.5, 0, 0]);
+    expect(last.position).toEqual([0.3, 1.5, 0, 0, 0]);
     expect(r.transport.messages('robot_description')).toHaveLength(1);
     expect(r.transport.logs.some((l) => l.level === 'warn' && /'nope', which is not a moving joint/.test(l.message))).toBe(true);
     expect(r.bridge.setParams({ publish_joint_states: false }).successful).toBe(true);

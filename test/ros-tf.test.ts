@@ -33,8 +33,9 @@ describe('TF of corpus models equals Choreonoid forward kinematics', () => {
     const model = ros.model;
     const linkFrame = (choreonoidLink: string): string => ros.renamed.get(choreonoidLink) ?? choreonoidLink;
     const frames = frameTree(model);
-    const movingLinks = model.links.filter(isMovingJoint);
-    const jointNames = [...new Set(movingLinks.map((l) => l.joint.name))];
+    // The moving joints, and the tracks' (their surfaces turn with them: docs/urdf.md).
+    const jointNames = [...new Set(frames.filter((f) => f.moving).map((f) => f.link!.joint.name))];
+    expect(jointNames.length).toBeGreaterThanOrEqual(new Set(model.links.filter(isMovingJoint).map((l) => l.joint.name)).size);
     const { transport } = rig(loaded, rule);
 
     // Static: published once at load, every non-moving edge exactly once, none of the moving ones.
@@ -72,6 +73,12 @@ describe('TF of corpus models equals Choreonoid forward kinematics', () => {
       for (const [link, world] of Object.entries(config.link_world_poses)) {
         const err = poseError(composed.get(linkFrame(link))!, relative(rootWorld, world));
         if (!(err <= 1e-9)) errors.push(`${name}: link ${link} (frame ${linkFrame(link)}) off by ${err}`);
+      }
+      // A track's surface sits at its track link's origin, where Choreonoid has the link (its position is never integrated).
+      for (const f of frames.filter((x) => x.kind === 'track')) {
+        const track = loaded.links.find((l) => linkFrame(l.name) === f.parent)!;
+        const err = poseError(composed.get(f.name)!, relative(rootWorld, config.link_world_poses[track.name]!));
+        if (!(err <= 1e-9)) errors.push(`${name}: track surface ${f.name} off its link ${track.name} by ${err}`);
       }
       // The link carrying the root's mass sits exactly at the root's frame.
       if (ros.rootInertiaLink !== null) {

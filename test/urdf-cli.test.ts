@@ -140,6 +140,7 @@ describe('body-bridge tf', () => {
   it('--initial starts unnamed joints at their initial positions', async () => {
     const r = await run(runTf, [tank, '--json', '--initial']);
     const tf = JSON.parse(r.stdout) as TfJson;
-    expect(Object.keys(tf.joints).sort()).toEqual(['TURRET_P', 'TURRET_Y']);
+    // The turret's joints, and the tracks' (their surface frames turn with them).
+    expect(Object.keys(tf.joints).sort()).toEqual(['TRACK_L', 'TRACK_R', 'TURRET_P', 'TURRET_Y']);
   });
 });

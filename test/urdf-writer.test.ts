@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { framePoses, frameTree } from '../src/kinematics/frames.js';
 import { linkWorldPoses } from '../src/kinematics/forward.js';
 import { transformPoint } from '../src/model/math.js';
-import type { Vec3 } from '../src/model/types.js';
+import type { Link, Vec3 } from '../src/model/types.js';
 import { toUrdf, writeUrdf, writeUrdfSync } from '../src/urdf/index.js';
 import { readStl } from '../src/urdf/stl.js';
 import { affine, joint, link, pose, sampleRobot, shape } from './support/urdf-models.js';
@@ -67,7 +67,16 @@ describe('URDF of a hand-built robot with every joint type, shape kind and devic
     expect(typeOf('wheel_joint')).toBe('continuous');
     expect(typeOf('slide')).toBe('prismatic');
     expect(typeOf('free_slide')).toBe('prismatic');
-    expect(typeOf('track')).toBe('fixed');
+    // A track: its link on a fixed mount; its joint name, which ros2_control drives, on a shapeless surface link.
+    expect(typeOf('track_mount')).toBe('fixed');
+    expect(child(joints.get('track_mount')!, 'child')?.attributes.link).toBe('track');
+    expect(child(joints.get('track_mount')!, 'axis')).toBeUndefined();
+    expect(typeOf('track')).toBe('continuous');
+    expect(child(joints.get('track')!, 'parent')?.attributes.link).toBe('track');
+    expect(child(joints.get('track')!, 'child')?.attributes.link).toBe('track_surface');
+    expect(child(joints.get('track')!, 'origin')?.attributes).toEqual({ xyz: '0 0 0', rpy: '0 0 0' });
+    expect(byName(doc, 'link').get('track_surface')?.children).toEqual([]);
+    expect(childrenNamed(doc, 'body_bridge:joint').find((n) => n.attributes.name === 'track')?.attributes.type).toBe('pseudo_continuous_track');
     expect(typeOf('carried')).toBe('floating');
     expect(typeOf('tool')).toBe('fixed');
     expect(child(joints.get('track')!, 'axis')?.attributes.xyz).toBe('0 1 0');
@@ -90,13 +99,14 @@ describe('URDF of a hand-built robot with every joint type, shape kind and devic
     expect(r.warnings.some((w) => /extra joint/.test(w.message))).toBe(true);
   });
 
-  it.skipIf(withoutKdl)('KDL sees revolute, prismatic and fixed joints where the model moves, and nothing else', async () => {
+  it.skipIf(withoutKdl)('KDL sees revolute, prismatic and fixed joints where the model moves, and nothing else (a track: its surface turns, its link is fixed)', async () => {
     const { file } = await written('kdl-joints');
     const j = kdlJoints(file);
     expect(j.get('shoulder')).toBe('rotational');
     expect(j.get('wheel_joint')).toBe('rotational');
     expect(j.get('slide')).toBe('translational');
-    expect(j.get('track')).toBe('fixed');
+    expect(j.get('track')).toBe('rotational');
+    expect(j.get('track_mount')).toBe('fixed');
     expect(j.get('carried')).toBe('fixed');
   });
 
@@ -406,6 +416,45 @@ describe('toUrdf is pure', () => {
     expect(r.warnings.map((w) => w.message)).toEqual([
       'joint "carried" is floating (a free body in the model): kdl_parser and robot_state_publisher treat it as fixed, and Gazebo (sdformat) cannot read it',
     ]);
-    expect(childrenNamed(parseXml(r.xml), 'link')).toHaveLength(m.links.length);
+    // Every link, and the track's surface.
+    expect(childrenNamed(parseXml(r.xml), 'link')).toHaveLength(m.links.length + 1);
+  });
+});
+
+describe('pseudo continuous tracks', () => {
+  const tracked = (axis: Vec3, extra: Partial<Link> = {}) => ({
+    ...sampleRobot(),
+    links: [
+      link('base', null, joint('root', 'fixed'), pose([0, 0, 0])),
+      link('crawler', 'base', joint('crawler', 'pseudo_continuous_track', { axis }), pose([0, 0.2, 0]), extra),
+      // A link that already has the surface's name: the surface takes the next free one.
+      link('crawler_surface', 'base', joint('other', 'fixed'), pose([0, -0.2, 0])),
+    ],
+    devices: [],
+    extraJoints: [],
+    root: 'base',
+  });
+
+  it('a zero axis (a VRML crawler\'s 0 0 0) gives the surface 0 1 0: a continuous joint needs one, and Choreonoid moves no surface then', () => {
+    const doc = parseXml(toUrdf(tracked([0, 0, 0]), { meshDir: join(work, 'track') }).xml);
+    const joints = byName(doc, 'joint');
+    expect(joints.get('crawler')?.attributes.type).toBe('continuous');
+    expect(child(joints.get('crawler')!, 'axis')?.attributes.xyz).toBe('0 1 0');
+    expect(child(joints.get('crawler')!, 'child')?.attributes.link).toBe('crawler_surface_2');
+    expect(child(joints.get('crawler_mount')!, 'child')?.attributes.link).toBe('crawler');
+  });
+
+  it('the surface joint keeps the track\'s axis as given and its velocity limit; the frame tree and TF agree on it', () => {
+    const m = tracked([0, -1, 0], { joint: joint('crawler', 'pseudo_continuous_track', { axis: [0, -1, 0], velocityLower: -0.5, velocityUpper: 0.5 }) });
+    const doc = parseXml(toUrdf(m, { meshDir: join(work, 'track') }).xml);
+    const surface = byName(doc, 'joint').get('crawler')!;
+    expect(child(surface, 'axis')?.attributes.xyz).toBe('0 -1 0');
+    expect(child(surface, 'limit')?.attributes).toMatchObject({ velocity: '0.5' });
+    const frames = frameTree(m);
+    expect(frames.filter((f) => f.kind === 'track').map((f) => [f.name, f.parent, f.moving, f.link!.joint.name])).toEqual([['crawler_surface_2', 'crawler', true, 'crawler']]);
+    // Turned by its joint like any continuous joint, about the axis at the link's origin.
+    const at = framePoses(frames, new Map([['crawler', Math.PI / 2]]));
+    expect(at.get('crawler_surface_2')!.root.translation).toEqual([0, 0.2, 0]);
+    expect(at.get('crawler_surface_2')!.root.rotation[0]![2]).toBeCloseTo(-1, 12);
   });
 });

@@ -37,7 +37,7 @@ scene.add(grid);
 scene.add(new THREE.AxesHelper(0.5));
 
 const state = { robot: null, scene: null, version: 0, error: null, ready: false, overlays: [], showCollision: false };
-const kinds = { link: false, device: true, optical: true, scan: true };
+const kinds = { link: false, track: false, device: true, optical: true, scan: true };
 
 function resize() {
   const w = container.clientWidth || 1;

@@ -31,11 +31,10 @@ export interface TfJson {
 
 /** Joint positions from `--joint` values over zeros or initial positions. Throws RangeError on a bad name or value. */
 export function jointPositions(model: RobotModel, assignments: readonly string[], initial: boolean): Map<string, number> {
+  // The joints that move a frame: revolute and prismatic ones, and tracks (their surfaces turn with them).
   const movable = new Map<string, number>();
-  for (const l of model.links) {
-    if (l.parent !== null && (l.joint.type === 'revolute' || l.joint.type === 'prismatic')) {
-      movable.set(l.joint.name, initial ? l.joint.initial : 0);
-    }
+  for (const f of frameTree(model)) {
+    if (f.moving && f.link) movable.set(f.link.joint.name, initial ? f.link.joint.initial : 0);
   }
   for (const a of assignments) {
     const eq = a.lastIndexOf('=');
@@ -43,7 +42,7 @@ export function jointPositions(model: RobotModel, assignments: readonly string[]
     const text = eq < 0 ? '' : a.slice(eq + 1).trim();
     const value = text === '' ? NaN : Number(text);
     if (!movable.has(name)) {
-      throw new RangeError(`--joint ${a}: "${name}" is not a revolute or prismatic joint of the model (joints: ${[...movable.keys()].join(', ') || 'none'})`);
+      throw new RangeError(`--joint ${a}: "${name}" is not a revolute or prismatic joint or a track of the model (joints: ${[...movable.keys()].join(', ') || 'none'})`);
     }
     if (!Number.isFinite(value)) throw new RangeError(`--joint ${a}: expected NAME=VALUE with a finite number`);
     movable.set(name, value);

@@ -127,7 +127,7 @@ export function dryRun(params: Partial<NodeParams>, why: string, simulatedMs = 5
   for (const f of served.frames) {
     if (!f.moving || !f.link) continue;
     const mark = moving.has(p.frame_prefix + f.name) ? '' : '  (not yet published)';
-    lines.push(`  moving  ${p.frame_prefix}${f.parent} -> ${p.frame_prefix}${f.name}  [${f.link.joint.type} joint ${f.link.joint.name}]${mark}`);
+    lines.push(`  moving  ${p.frame_prefix}${f.parent} -> ${p.frame_prefix}${f.name}  [${f.kind === 'track' ? 'track' : f.link.joint.type} joint ${f.link.joint.name}]${mark}`);
   }
   lines.push('');
   const description = transport.last<StringMsg>(Topics.robotDescription);

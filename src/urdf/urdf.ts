@@ -147,9 +147,14 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
     }
     body.push(el('link', { name: worldFrame }));
   }
-  // Link joints first, so that their names win over generated device-joint names.
+  // Link joints first, so that their names win over generated device-joint names. A track's joint name goes
+  // to its surface (frames.ts, trackSurface); the track link hangs from its parent by a fixed `<joint>_mount`.
   const linkJoints = new Map<string, string>();
-  for (const link of model.links) if (link.parent !== null) linkJoints.set(link.name, claimJoint(link.joint.name, true, link.source));
+  const isTrackLink = (f: Frame): boolean => f.kind === 'link' && f.link?.joint.type === 'pseudo_continuous_track';
+  for (const f of frames) {
+    if (f.link && f.link.parent !== null && !isTrackLink(f)) linkJoints.set(f.name, claimJoint(f.link.joint.name, true, f.link.source));
+  }
+  for (const f of frames.filter(isTrackLink)) linkJoints.set(f.name, claimJoint(`${f.link!.joint.name}_mount`));
 
   for (const frame of frames) {
     try {
@@ -161,14 +166,19 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
   }
 
   function addFrame(frame: Frame): void {
-    if (frame.kind === 'link' && frame.link) {
+    if (frame.kind === 'track' && frame.link) {
+      body.push(el('link', { name: frame.name }));
+      body.push(jointElement(frame.link, linkJoints.get(frame.name)!, limits, warn));
+    } else if (frame.kind === 'link' && frame.link) {
       body.push(linkElement(frame.link, ctx, materialName));
       if (frame.link.parent === null) {
         if (worldFrame !== '' && root) body.push(worldJoint(root, worldFrame, claimJoint(`${worldFrame}_to_${root.name}`), warn));
       } else {
-        body.push(jointElement(frame.link, linkJoints.get(frame.link.name)!, limits, warn));
+        body.push(jointElement(frame.link, linkJoints.get(frame.name)!, limits, warn));
       }
-      const ext = jointExtension(frame.link, linkJoints.get(frame.link.name));
+      // A track's Choreonoid data goes with the joint of its name, the surface's.
+      const surface = isTrackLink(frame) ? frames.find((f) => f.kind === 'track' && f.parent === frame.name) : undefined;
+      const ext = jointExtension(frame.link, linkJoints.get(surface?.name ?? frame.name));
       if (ext) extensions.push(ext);
     } else {
       body.push(el('link', { name: frame.name }));
@@ -327,8 +337,7 @@ function jointElement(
     el('parent', { link: link.parent! }),
     el('child', { link: link.name }),
   ];
-  // A track moves its surface, not its link: fixed for kinematics, the axis kept (parsers ignore it on fixed joints).
-  if (j.type !== 'fixed' && j.type !== 'free') children.push(xyzElement('axis', j.axis));
+  if (j.type === 'revolute' || j.type === 'prismatic') children.push(xyzElement('axis', j.axis));
   if (limit) children.push(limit);
   return el('joint', { name, type }, children);
 }

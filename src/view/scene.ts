@@ -4,7 +4,7 @@
 // sees it (the conventions applied), so every name matches a link of the served URDF.
 import { cameraIntrinsics } from '../devices/camera-info.js';
 import { deviceFrames } from '../kinematics/device-frames.js';
-import { frameTree } from '../kinematics/frames.js';
+import { type FrameKind, frameTree } from '../kinematics/frames.js';
 import { formatDiagnostic } from '../model/errors.js';
 import type { Diagnostic, RobotModel, Vec3 } from '../model/types.js';
 
@@ -48,7 +48,7 @@ export interface Scene {
   name: string;
   sourceFile: string;
   root: string;
-  frames: { name: string; parent: string | null; kind: 'link' | 'device' | 'optical' | 'scan' }[];
+  frames: { name: string; parent: string | null; kind: FrameKind }[];
   joints: SceneJoint[];
   frustums: SceneFrustum[];
   fans: SceneFan[];

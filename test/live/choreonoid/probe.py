@@ -3,7 +3,7 @@
 # - starts the simulation through the SimulationBar (WorldROS2Item publishes /clock only for a simulation
 #   started there);
 # - every 50 ms, appends to $BB_PROBE_DIR/probe.jsonl one line with the wall time, the run (1 for the first
-#   start, then one more per start), the simulation time, the positions of every moving joint
+#   start, then one more per start), the simulation time, the positions of every moving joint and track
 #   (with or without a joint id) and every link's world pose of the robot body item as Choreonoid holds them
 #   (the simulator writes all link positions into the item: output_all_link_positions);
 # - once, each device's link and local pose (Device::T_local);
@@ -33,6 +33,11 @@ ROBOT = os.environ.get("BB_PROBE_BODY", "Checker")
 def value(x):
     """An attribute of Choreonoid's Python binding: some are properties, some methods (Device.link)."""
     return x() if callable(x) else x
+
+
+def is_track(link):
+    """Link::PseudoContinuousTrackJoint (4 in Link.h); the binding's enum converts to int."""
+    return int(value(link.jointType)) == 4
 
 
 def matrix(T):
@@ -137,8 +142,9 @@ class Probe:
                 App.exit()
                 return
         body = self.bodyItem.body
-        # Every moving joint, by its link: body.joint(i) lists only the joints with an id.
-        moving = [link for link in body.links if value(link.isRevoluteJoint) or value(link.isPrismaticJoint)]
+        # Every moving joint, by its link: body.joint(i) lists only the joints with an id. Pseudo continuous tracks
+        # too (their position, as Choreonoid holds it, is what ros2_control reports for them).
+        moving = [link for link in body.links if value(link.isRevoluteJoint) or value(link.isPrismaticJoint) or is_track(link)]
         self.log({
             "run": self.run,
             "sim": float(value(self.simulator.currentTime)),
