@@ -126,6 +126,11 @@ def simulation(context):
             arguments=list(names) + ['-c', manager, '--param-file', controllers,
                                      '--controller-manager-timeout', str(CONTROLLER_MANAGER_TIMEOUT)] + (['--inactive'] if inactive else []),
             output='screen',
+            # A spawner whose call to the controller manager is unanswered acts on no SIGINT, and on Jazzy on no
+            # SIGTERM either: launch's 5 + 5 s before SIGKILL overran the 10 s a Ctrl-C may take. It only loads
+            # controllers into Choreonoid, which is ending too: 2 + 2 s.
+            sigterm_timeout='2',
+            sigkill_timeout='2',
         )
 
     params_file = get('params_file')

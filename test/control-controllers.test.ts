@@ -183,6 +183,18 @@ describe('the cart\'s differential drive', () => {
     });
   });
 
+  it.each([
+    ['humble', 0.001, 100],
+    ['humble', 0.02, 50],
+    // Jazzy's manager skips a slower controller until the time passes its last update: none after a restart.
+    ['jazzy', 0.001, 1000],
+    ['jazzy', 0.002, 500],
+  ] as const)('%s, a %s s step: joint_state_broadcaster updates at %s Hz', (distro, timeStep, rate) => {
+    const yaml = parse(fileOf(config(pa10, { distro, timeStep }), 'ros2_controllers.yaml')) as Record<string, { ros__parameters: Record<string, unknown> }>;
+    expect(yaml['/controller_manager']!.ros__parameters.update_rate).toBe(Math.round(1 / timeStep));
+    expect(yaml['/joint_state_broadcaster']!.ros__parameters.update_rate).toBe(rate);
+  });
+
   it('jazzy: no use_stamped_vel nor has_*_limits (removed, deprecated there)', () => {
     const p = drive({ distro: 'jazzy' })!;
     expect(p).not.toHaveProperty('use_stamped_vel');

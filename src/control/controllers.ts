@@ -39,6 +39,17 @@ export type ControlDistro = (typeof CONTROL_DISTROS)[number];
 
 /** Hz: joint_states for rviz, MoveIt and body_bridge's /tf; every step (1 kHz) would only load the graph. */
 export const JOINT_STATE_RATE = 100;
+
+/**
+ * joint_state_broadcaster's update_rate. Jazzy's controller manager runs a controller slower than itself when
+ * the time since that controller's last update is nearest its period (controller_manager.cpp, `controller_go`):
+ * after a simulation restart the time goes back to 0, that difference is negative, and the broadcaster stays
+ * silent until the new run's time passes where the last one stopped (seen: no joint_states after a restart, so
+ * /tf and MoveIt froze; test/ros-live-faults.test.ts). At the manager's own rate a controller runs on every
+ * update, so on Jazzy the broadcaster runs every step. Humble's manager counts updates instead and has no such gap.
+ */
+export const jointStateRate = (managerRate: number, distro: ControlDistro): number =>
+  distro === 'humble' ? Math.min(JOINT_STATE_RATE, managerRate) : managerRate;
 /** s a trajectory controller waits past a trajectory's end for the joints to settle within the goal tolerance (MoveIt allows 0.5 s beyond the expected duration). */
 export const GOAL_TIME = 0.5;
 /** Path tolerance = START_TOLERANCE + this × the error the loop is predicted to show at the joint's velocity and acceleration limits. */
@@ -130,7 +141,7 @@ export function controllersFile(
     throw new ControlConfigError(`a simulation step of ${options.timeStep} s is not a whole number of steps per second: controller_manager's update_rate is an integer`);
   }
   const common = { use_sim_time: true };
-  sections.push([JOINT_STATE_BROADCASTER, { ...common, update_rate: Math.min(JOINT_STATE_RATE, updateRate) }]);
+  sections.push([JOINT_STATE_BROADCASTER, { ...common, update_rate: jointStateRate(updateRate, options.distro) }]);
 
   if (drive) {
     const driveJoints = [...drive.left, ...drive.right].map((w) => w.joint);
