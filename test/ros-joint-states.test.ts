@@ -169,6 +169,35 @@ describe('stamps', () => {
     expect(tfCount(r)).toBe(1);
   });
 
+  // A simulation restarted under joint_states at 1 kHz (Jazzy's joint_state_broadcaster): the old run's last
+  // message can arrive after the new run's first /clock. Let in, it would hold /tf for the old run's length (1.7 s here).
+  it.each([
+    ['a straggler from before a restart is not let in: the new run is on /tf at once', true],
+    ['with ignore_timestamp every message is used, the straggler too', false],
+  ] as const)('%s', (_, checked) => {
+    const state = newThrottleState();
+    const o = { ...rules, ignoreTimestamp: !checked };
+    const ns = (s: number): bigint => BigInt(Math.round(s * 1e9));
+    const msg = (s: number) => jointState(at(Math.floor(s), Math.round((s % 1) * 1e9)), ['shoulder'], [s]);
+    expect(handleJointState(state, msg(1.7), ns(1.7), o).publish).not.toBeNull();
+    // The clock went back to 0.01 s; the message stamped 1.765 s was sent before that.
+    const straggler = handleJointState(state, msg(1.765), ns(0.01), o);
+    expect(straggler.issues.map((i) => i.key)).toEqual(['backwards']);
+    expect(straggler.publish === null).toBe(checked);
+    // The new run: published at once (with the straggler cached it would wait for 1.815 s).
+    expect(handleJointState(state, msg(0.06), ns(0.06), o).publish?.get('shoulder')).toBe(0.06);
+    // A stamp just ahead of the clock (a step or two) is the new run's, not a straggler; so is one far past the old
+    // clock (not the old run's), and once the clock has caught up with the old one, nothing is held back.
+    const late = newThrottleState();
+    handleJointState(late, msg(1.7), ns(1.7), rules);
+    handleJointState(late, msg(0.02), ns(0.01), rules);
+    expect(handleJointState(late, msg(0.2), ns(0.15), rules).publish).not.toBeNull();
+    expect(handleJointState(late, msg(2.3), ns(0.3), rules).publish).not.toBeNull();
+    expect(late.jumpedFrom).not.toBeNull();
+    handleJointState(late, msg(2.4), ns(1.8), rules);
+    expect(late.jumpedFrom).toBeNull();
+  });
+
   it('time going backwards after a far-future message: nothing was cached, /tf follows the replay at once', () => {
     const r = rig(sampleRobot());
     r.transport.setTime(at(T0));

@@ -10,7 +10,7 @@
 // clock is dropped: let into the cache it would hold /tf back until the clock caught up (for a stamp at
 // 2^31 s, for good), and published it would make tf2 listeners refuse every later transform of those
 // frames as older than their cache. Stamps that jump far back clear the cache, as the node clock going
-// back does.
+// back does, and a message from before the clock went back, delivered after it, is not let in either.
 import type { Time } from '../messages/messages.js';
 
 /** What handleJointState reads of a sensor_msgs/JointState (src/cdr/joint-state.ts reads just this). */
@@ -25,6 +25,8 @@ export interface ThrottleState {
   lastPublished: Map<string, bigint>;
   /** Node clock (ns) at the previous message, to detect time going backwards. */
   lastCallback: bigint | null;
+  /** The node clock (ns) before it last went backwards, until it has caught up with it again (see STRAGGLER_LEAD_NS). */
+  jumpedFrom: bigint | null;
   /**
    * What handleJointState worked out for the last names array it saw (the reader hands over the same array
    * while the names do not change): which names the model knows, and, while lastPublished has not changed
@@ -50,7 +52,16 @@ interface NamesCache {
   oldestCached: bigint | null;
 }
 
-export const newThrottleState = (): ThrottleState => ({ lastPublished: new Map(), lastCallback: null, names: null, version: 0 });
+export const newThrottleState = (): ThrottleState => ({ lastPublished: new Map(), lastCallback: null, jumpedFrom: null, names: null, version: 0 });
+
+/**
+ * A message stamped this far (ns) ahead of a node clock that has just gone backwards, and no further past where the
+ * clock was before, was sent before the jump and delivered after it (a simulation restarted under joint_states at
+ * 1 kHz: the old run's last messages can come after the new run's first /clock). robot_state_publisher would
+ * publish and cache it, and then hold /tf back until the new run's stamps passed it — the old run's whole length.
+ * A live publisher's stamps lead the clock by a step or two, far less than this.
+ */
+export const STRAGGLER_LEAD_NS = 500_000_000n;
 
 function namesCache(state: ThrottleState, names: readonly string[], isKnownJoint: (name: string) => boolean): NamesCache {
   const cached = state.names;
@@ -179,8 +190,14 @@ export function handleJointState(
     issues.push({ key: 'backwards', level: 'warn', message: 'Moved backwards in time, re-publishing joint transforms!' });
     state.lastPublished.clear();
     state.version++;
+    state.jumpedFrom = state.jumpedFrom !== null && state.jumpedFrom > state.lastCallback ? state.jumpedFrom : state.lastCallback;
   }
   state.lastCallback = nowNs;
+  if (state.jumpedFrom !== null && nowNs >= state.jumpedFrom) state.jumpedFrom = null;
+  // The old run went on a little past the last message this node saw of it: up to the same lead past that point.
+  if (state.jumpedFrom !== null && !options.ignoreTimestamp && stamp - nowNs > STRAGGLER_LEAD_NS && stamp <= state.jumpedFrom + STRAGGLER_LEAD_NS) {
+    return { publish: null, issues };
+  }
 
   // A node clock at 0 is sim time before the first /clock message: nothing to measure the stamp against.
   // ignore_timestamp is usually set because a publisher's clock cannot be trusted: its word is kept, the
