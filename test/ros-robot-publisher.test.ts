@@ -194,10 +194,12 @@ describe("robot_state_publisher's joint_states rules", () => {
     sendAt(r, 0, ['shoulder']);
     sendAt(r, 10, ['shoulder']);
     expect(tfCount(r)).toBe(1);
+    // The replay's first message: stamped in its own time, before every cached stamp, and published at once.
     r.transport.setTime(at(T0 - 1));
-    const stamp = at(T0, 20_000_000);
+    const stamp = at(T0 - 1, 20_000_000);
     r.transport.inject('joint_states', jointState(stamp, ['shoulder'], [0.2]));
     expect(tfCount(r)).toBe(2);
+    expect(lastTf(r).transforms[0]!.header.stamp).toEqual(stamp);
     expect(r.transport.logs.filter((l) => l.level === 'warn' && /Moved backwards in time/.test(l.message))).toHaveLength(1);
   });
 
