@@ -317,6 +317,11 @@ describe('the live suite\'s trajectory and log checks', () => {
     expect(peakRatios(plan, limits)).toEqual({ velocity: 1, acceleration: 1 });
     const fast = { ...plan, points: plan.points.map((p) => ({ ...p, v: p.v.map((v) => v * 2), a: p.a.map((a) => a * 4) })) };
     expect(trajectoryViolations(fast, urdf, limits)).toHaveLength(3);
+    // Acceleration: TOTG's small overshoot passes (0.5 %), 2 % over does not; velocity keeps its 0.1 %.
+    const overshoot = (f: number, g: number) => ({ ...plan, points: plan.points.map((p) => ({ ...p, v: p.v.map((v) => v * g), a: p.a.map((a) => a * f) })) });
+    expect(trajectoryViolations(overshoot(1.005, 1), urdf, limits)).toEqual([]);
+    expect(trajectoryViolations(overshoot(1.02, 1), urdf, limits)).toEqual(['point 0: j acceleration 4.08 beyond 4', 'point 2: j acceleration -4.08 beyond 4']);
+    expect(trajectoryViolations(overshoot(1, 1.005), urdf, limits)).toEqual(['point 1: j velocity 2.01 beyond 2']);
     const out = { ...plan, points: [...plan.points, { t: 1.1, p: [1.01], v: [0], a: [0] }] };
     expect(trajectoryViolations(out, urdf, limits)).toEqual(['point 3: j at 1.01 outside [-1, 1]']);
     expect(trajectoryViolations({ ...plan, points: [...plan.points].reverse() }, urdf, limits)[0]).toMatch(/^point 1: time/);

@@ -138,8 +138,14 @@ export interface ProbePlan {
   end?: { joint_error?: number; position_error?: number; angle_error?: number };
 }
 
-/** Relative slack on the velocity and acceleration limits: time parametrisation rounds, nothing more. */
+/** Relative slack on the velocity limits: time parametrisation rounds, nothing more. */
 export const LIMIT_SLACK = 1e-3;
+/**
+ * Relative slack on the acceleration limits. MoveIt's time-optimal parametrisation (TOTG) overshoots them a little
+ * at some waypoints (moveit/moveit2#2600, "TOTG not respecting acceleration limits"; #2084 mended part of it): seen
+ * here 0.23 % over on SR1-wrl's WAIST_R (MoveIt 2 humble). A limit that did not reach MoveIt is missed by far more.
+ */
+export const ACCELERATION_SLACK = 1e-2;
 /** rad or m beyond a URDF position limit that still counts as within (MoveIt's own bounds check uses 1e-4 rad margins and no less). */
 export const POSITION_SLACK = 1e-6;
 
@@ -166,7 +172,7 @@ export function trajectoryViolations(plan: ProbePlan, urdf: UrdfRead, limits: Re
       const v = pt.v[k];
       if (v === undefined || Math.abs(v) > l.velocity * (1 + LIMIT_SLACK)) out.push(`point ${i}: ${name} velocity ${v} beyond ${l.velocity}`);
       const a = pt.a[k];
-      if (a === undefined || Math.abs(a) > l.acceleration * (1 + LIMIT_SLACK)) out.push(`point ${i}: ${name} acceleration ${a} beyond ${l.acceleration}`);
+      if (a === undefined || Math.abs(a) > l.acceleration * (1 + ACCELERATION_SLACK)) out.push(`point ${i}: ${name} acceleration ${a} beyond ${l.acceleration}`);
     });
   });
   return out;
