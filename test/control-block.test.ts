@@ -21,6 +21,7 @@ import { toUrdf } from '../src/urdf/index.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 import { skipWithout } from './support/peer-skip.js';
 import { parseWithRos2Control, readRos2Control, ros2ControlParserPeers } from './support/ros2-control-read.js';
+import { readUrdf } from './support/moveit-live.js';
 import { scratchDir } from './support/temp-dir.js';
 import { checkUrdf, checkUrdfPeer, kdlJoints, kdlPeers, sdformatLoad, sdformatPeers } from './support/urdf-peers.js';
 
@@ -167,8 +168,8 @@ describe('for corpus robots and the cart', () => {
   it.each(cases.map((c, i) => [c.file.split('/').pop()!, i] as const))('%s: every joint the block names is a joint of the URDF that is not fixed', (_, i) => {
     const { xml } = urdfs[i]!;
     const [hw] = readRos2Control(xml);
-    const urdfJoints = new Map([...xml.matchAll(/<joint name="([^"]+)" type="([^"]+)"/g)].map((m) => [m[1]!, m[2]!]));
-    for (const j of hw!.joints) expect([j.name, urdfJoints.get(j.name)]).toEqual([j.name, expect.stringMatching(/^(revolute|continuous|prismatic)$/)]);
+    const urdfJoints = readUrdf(xml).joints;
+    for (const j of hw!.joints) expect([j.name, urdfJoints.get(j.name)?.type]).toEqual([j.name, expect.stringMatching(/^(revolute|continuous|prismatic)$/)]);
   });
 
   it.skipIf(skipWithout(...ros2ControlParserPeers()))("ros2_control's own parser reads the blocks exactly as the tests' reader does", () => {

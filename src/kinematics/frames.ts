@@ -27,7 +27,8 @@ export const TRACK_SURFACE_SUFFIX = '_surface';
 export const isMovingJoint = (link: Link): boolean =>
   link.parent !== null && (link.joint.type === 'revolute' || link.joint.type === 'prismatic');
 
-const isTrack = (link: Link): boolean => link.parent !== null && link.joint.type === 'pseudo_continuous_track';
+/** A pseudo continuous track below the root: its link is fixed, its joint name goes to its surface (trackSurface). */
+export const isTrack = (link: Link): boolean => link.parent !== null && link.joint.type === 'pseudo_continuous_track';
 
 // An axis for a track surface whose link gives none (a VRML crawler's jointAxis may be 0 0 0): a continuous
 // joint needs one, and with a zero axis Choreonoid moves no surface, so any unit axis says the same.
@@ -55,7 +56,7 @@ export function trackSurface(track: Link, name: string): Link {
       upper: Infinity,
       initial: 0,
     },
-    offset: { translation: [0, 0, 0], rotation: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] },
+    offset: identityPose(),
     mass: 0,
     centerOfMass: [0, 0, 0],
     inertia: [[0, 0, 0], [0, 0, 0], [0, 0, 0]],

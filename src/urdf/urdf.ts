@@ -3,7 +3,7 @@
 // those rviz cannot load; .stl/.obj ones again when they must be baked, and copies) and, for
 // package:// URIs, package.xml files.
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
-import { type Frame, frameTree } from '../kinematics/frames.js';
+import { type Frame, frameTree, isTrack } from '../kinematics/frames.js';
 import type { Diagnostic, Joint, Link, Material, Pose, RobotModel, Shape, SourceLocation } from '../model/types.js';
 import { type MeshFormat, type GeometryContext, shapeGeometry } from './geometry.js';
 import type { MeshFile } from './mesh-file.js';
@@ -150,7 +150,7 @@ export function toUrdf(model: RobotModel, options: UrdfOptions): UrdfResult {
   // Link joints first, so that their names win over generated device-joint names. A track's joint name goes
   // to its surface (frames.ts, trackSurface); the track link hangs from its parent by a fixed `<joint>_mount`.
   const linkJoints = new Map<string, string>();
-  const isTrackLink = (f: Frame): boolean => f.kind === 'link' && f.link?.joint.type === 'pseudo_continuous_track';
+  const isTrackLink = (f: Frame): boolean => f.kind === 'link' && f.link !== undefined && isTrack(f.link);
   for (const f of frames) {
     if (f.link && f.link.parent !== null && !isTrackLink(f)) linkJoints.set(f.name, claimJoint(f.link.joint.name, true, f.link.source));
   }
