@@ -306,7 +306,7 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
     },
     wallNowNs: () => process.hrtime.bigint(),
     nodeName: node.getFullyQualifiedName(),
-    graphNodes: () => node.getNodeNamesAndNamespaces().map((n) => fullyQualifiedName(n.namespace, n.name)),
+    graphNodes: () => node.getNodeNamesAndNamespaces().map((n: { name: string; namespace: string }) => fullyQualifiedName(n.namespace, n.name)),
     publisherCount: (topic: string) => node.countPublishers(topic),
     now(): Time {
       const ns = nowNs();
