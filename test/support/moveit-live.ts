@@ -139,7 +139,7 @@ export interface ProbePlan {
 }
 
 /** Relative slack on the velocity limits: time parametrisation rounds, nothing more. */
-export const LIMIT_SLACK = 1e-3;
+export const VELOCITY_SLACK = 1e-3;
 /**
  * Relative slack on the acceleration limits. MoveIt's time-optimal parametrisation (TOTG) overshoots them a little
  * at some waypoints (moveit/moveit2#2600, "TOTG not respecting acceleration limits"; #2084 mended part of it): seen
@@ -170,7 +170,7 @@ export function trajectoryViolations(plan: ProbePlan, urdf: UrdfRead, limits: Re
       const [lower, upper] = j.type === 'continuous' ? [l.lower, l.upper] : [Math.max(j.lower, l.lower), Math.min(j.upper, l.upper)];
       if (p < lower - POSITION_SLACK || p > upper + POSITION_SLACK) out.push(`point ${i}: ${name} at ${p} outside [${lower}, ${upper}]`);
       const v = pt.v[k];
-      if (v === undefined || Math.abs(v) > l.velocity * (1 + LIMIT_SLACK)) out.push(`point ${i}: ${name} velocity ${v} beyond ${l.velocity}`);
+      if (v === undefined || Math.abs(v) > l.velocity * (1 + VELOCITY_SLACK)) out.push(`point ${i}: ${name} velocity ${v} beyond ${l.velocity}`);
       const a = pt.a[k];
       if (a === undefined || Math.abs(a) > l.acceleration * (1 + ACCELERATION_SLACK)) out.push(`point ${i}: ${name} acceleration ${a} beyond ${l.acceleration}`);
     });
