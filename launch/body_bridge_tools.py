@@ -70,6 +70,17 @@ def node_namespace(context, namespace=''):
     return '/' + '/'.join(parts) if parts else ''
 
 
+def positive_seconds(text, name):
+    """A launch argument that is a time in seconds, > 0; a RuntimeError naming the argument otherwise."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise RuntimeError('%s:=%s: expected a number of seconds greater than 0' % (name, text))
+    return value
+
+
 def run_cli(args):
     """Runs body-bridge ARGS; returns its stderr (warnings, the summary). Raises RuntimeError when it fails."""
     result = subprocess.run(cli_command() + args, capture_output=True, text=True, timeout=600, check=False)

@@ -61,8 +61,11 @@ MOTION_PLANNING_DISPLAY = """
 """
 
 
-# Seconds move_group waits for the node's description topics.
-DESCRIPTION_TIMEOUT = 60.0
+# Seconds move_group waits for the node's description topics (robot_description_timeout:=).
+DESCRIPTION_TIMEOUT = '60.0'
+# move_group killed or crashed (it aborts when no robot_description came within robot_description_timeout) starts
+# again, at most tools.RESTARTS times: it reads the descriptions from body_bridge again.
+MOVE_GROUP_CARRIES_ON = ': it reads robot_description and robot_description_semantic from body_bridge again'
 # The octomap's voxel size in m when a sensor is added (MoveIt's tutorials' value); without one MoveIt warns and takes 0.1.
 OCTOMAP_RESOLUTION = 0.025
 # The one entry of the octomap's `sensors` list, with no plugin: no 3D sensor updates the octomap.
@@ -145,6 +148,7 @@ def moveit_nodes(context):
     files = {name: tools.read_yaml(os.path.join(config_dir, name))
              for name in ('joint_limits.yaml', 'kinematics.yaml', 'ompl_planning.yaml', 'moveit_controllers.yaml')}
     execution = is_true(get('execution'))
+    description_timeout = tools.positive_seconds(get('robot_description_timeout'), 'robot_description_timeout')
     move_group_parameters = {
         'use_sim_time': use_sim_time,
         'robot_description_planning': files['joint_limits.yaml'],
@@ -161,8 +165,8 @@ def moveit_nodes(context):
         # How long move_group waits for the node's robot_description and robot_description_semantic topics
         # (MoveIt's default 10 s): the node starts with move_group, and on a busy machine loading the model and
         # its collision matrix can take longer; move_group gives up and exits after this.
-        'robot_description_timeout': DESCRIPTION_TIMEOUT,
-        'robot_description_semantic_timeout': DESCRIPTION_TIMEOUT,
+        'robot_description_timeout': description_timeout,
+        'robot_description_semantic_timeout': description_timeout,
         # No 3D sensor feeds the octomap. MoveIt always starts its occupancy map monitor and reads these; a
         # `sensors` list is required (an empty list cannot be passed as a ROS 2 parameter), so it names one
         # entry whose empty sensor_plugin MoveIt skips by design ("Skipping octomap updater plugin ''").
@@ -185,7 +189,7 @@ def moveit_nodes(context):
     actions += [
         bridge_include(context, served),
         LogInfo(msg='MoveIt configuration from %s in %s (%s)' % (model, config_dir, report.strip().splitlines()[-1])),
-        Node(
+        *tools.kept_running(lambda: Node(
             package='moveit_ros_move_group',
             executable='move_group',
             output='screen',
@@ -195,7 +199,7 @@ def moveit_nodes(context):
             # "No controller_names specified." as an error (an empty list cannot be given as a ROS 2
             # parameter). Nothing else goes to that logger then; with execution:=true it logs as usual.
             ros_arguments=[] if execution else ['--log-level', CONTROLLER_MANAGER_LOGGER.get(distro, CONTROLLER_MANAGER_LOGGER['jazzy']) + ':=fatal'],
-        ),
+        ), 'move_group', MOVE_GROUP_CARRIES_ON, restart_on=lambda code: code != 0),
     ]
     if is_true(get('rviz')):
         rviz_config = os.path.join(config_dir, 'moveit.rviz')
@@ -242,5 +246,8 @@ def generate_launch_description():
         DeclareLaunchArgument('project_file', default_value='',
                               description="A Choreonoid project: plan for its body item robot:= among its bodies that do not move (they go into the planning scene); body_file, joint_states_topic and free_root_frame then come from the project"),
         DeclareLaunchArgument('robot', default_value='', description='With project_file: the body item MoveIt plans for'),
+        DeclareLaunchArgument('robot_description_timeout', default_value=DESCRIPTION_TIMEOUT,
+                              description="Seconds move_group waits for body_bridge's robot_description and robot_description_semantic; "
+                                          'past it move_group ends and the launch starts it again (at most 3 times)'),
     ]
     return LaunchDescription(arguments + [OpaqueFunction(function=moveit_nodes)])

@@ -17,7 +17,8 @@ and stops, saying where, when it lacks what ros2_control needs. Then it starts:
 - body_bridge as robot_state_publisher (where ROS2ControlItem reads robot_description) with the <ros2_control>
   block, in simulation time, following /joint_states from joint_state_broadcaster; move_group with
   execution:=true (moveit.launch.py); rviz:=true adds rviz2;
-- the spawners, which wait for the controller manager inside Choreonoid.
+- the spawners, which wait for the controller manager inside Choreonoid (controller_manager_timeout:=, 300 s); one
+  that fails (no controller manager by then, or a controller refused) stops the launch, exit status 1, saying which.
 
 Choreonoid killed or crashed starts again, with its spawners, while body_bridge and move_group carry on (at most 3
 times); closed by the user, it ends the launch (docs/errors-and-limits.md "The running chain under faults").
@@ -33,7 +34,8 @@ import sys
 import tempfile
 
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument, EmitEvent, GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction
+from launch.actions import DeclareLaunchArgument, EmitEvent, GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction, RegisterEventHandler
+from launch.event_handlers import OnProcessExit
 from launch.events import Shutdown
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
@@ -43,9 +45,9 @@ from launch_ros.substitutions import FindPackageShare
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import body_bridge_tools as tools  # noqa: E402
 
-# Seconds a spawner waits for the controller manager: Choreonoid loads the project and waits for
-# robot_state_publisher's robot_description before it starts one.
-CONTROLLER_MANAGER_TIMEOUT = 300.0
+# Seconds a spawner waits for the controller manager (controller_manager_timeout:=): Choreonoid loads the project
+# and waits for robot_state_publisher's robot_description before it starts one.
+CONTROLLER_MANAGER_TIMEOUT = '300'
 
 
 def is_true(text):
@@ -118,13 +120,16 @@ def simulation(context):
         )
 
     manager = spawners['controller_manager']
+    manager_timeout = tools.positive_seconds(get('controller_manager_timeout'), 'controller_manager_timeout')
+    # Which Choreonoid the spawners serve: each start of it (the first, each restart) is a new generation.
+    generation = [0]
 
-    def spawner(names, inactive):
-        return Node(
+    def spawner(names, inactive, of_generation):
+        process = Node(
             package='controller_manager',
             executable='spawner',
             arguments=list(names) + ['-c', manager, '--param-file', controllers,
-                                     '--controller-manager-timeout', str(CONTROLLER_MANAGER_TIMEOUT)] + (['--inactive'] if inactive else []),
+                                     '--controller-manager-timeout', '%g' % manager_timeout] + (['--inactive'] if inactive else []),
             output='screen',
             # A spawner whose call to the controller manager is unanswered acts on no SIGINT, and on Jazzy on no
             # SIGTERM either: launch's 5 + 5 s before SIGKILL overran the 10 s a Ctrl-C may take. It only loads
@@ -132,6 +137,25 @@ def simulation(context):
             sigterm_timeout='2',
             sigkill_timeout='2',
         )
+
+        def ended(event, context):
+            # A spawner that fails leaves these controllers inactive: nothing would move the robot, so the launch
+            # stops (exit status 1) rather than run on half made. One of a Choreonoid that has since died and been
+            # started again is moot: the new one's spawners are at work.
+            if event.returncode == 0 or context.is_shutdown or of_generation != generation[0]:
+                return []
+            raise RuntimeError(
+                'the controllers %s are not active: their spawner ended with exit code %d (its error above). Either '
+                "Choreonoid's controller manager %s did not answer within %g s (controller_manager_timeout:=; Choreonoid "
+                'starts it once its project is loaded and robot_description has come from body_bridge), or it refused '
+                'them' % (', '.join(names), event.returncode, manager, manager_timeout))
+
+        return [process, RegisterEventHandler(OnProcessExit(target_action=process, on_exit=ended))]
+
+    def spawner_processes():
+        generation[0] += 1
+        return spawner(spawners['active'], False, generation[0]) \
+            + (spawner(spawners['inactive'], True, generation[0]) if spawners.get('inactive') else [])
 
     params_file = get('params_file')
     # A user's project: body-bridge control wrote where the project puts the body (placement in world) and which
@@ -181,8 +205,7 @@ def simulation(context):
     # as a project that lacks what is needed is.
     actions = [LogInfo(msg=line) for line in lines[:-1] if line] + [
         LogInfo(msg='ros2_control configuration from %s in %s (%s)' % (model, out, lines[-1])),
-    ] + simulator(choreonoid, lambda: [spawner(spawners['active'], False)]
-                  + ([spawner(spawners['inactive'], True)] if spawners.get('inactive') else []))
+    ] + simulator(choreonoid, spawner_processes)
     # body_bridge and move_group in the item's namespace, where the controllers are.
     actions.append(GroupAction([PushRosNamespace(namespace), robot]) if namespace else robot)
     return actions
@@ -204,5 +227,7 @@ def generate_launch_description():
         DeclareLaunchArgument('rviz', default_value='false', description='Start rviz2 (with the MotionPlanning display when moveit:=true)'),
         DeclareLaunchArgument('script', default_value='', description='A Python script Choreonoid runs once the project is loaded (cnoid.Base, cnoid.BodyPlugin)'),
         DeclareLaunchArgument('moveit', default_value='true', description='false: the simulated robot and body_bridge without move_group'),
+        DeclareLaunchArgument('controller_manager_timeout', default_value=CONTROLLER_MANAGER_TIMEOUT,
+                              description="Seconds the spawners wait for Choreonoid's controller manager; past it the launch stops (exit status 1)"),
     ]
     return LaunchDescription(arguments + [OpaqueFunction(function=simulation)])

@@ -39,6 +39,17 @@
 //     is planned and executed; nothing else died, Choreonoid was not restarted.
 // A user's gains file broken (`simulation.launch.py body_file:=PA10.body gains_file:=` a P gain that is not a number):
 //   the launch stops within MISSING_PART_SECONDS, before it starts anything, the gain located in the gains file.
+// The wrong start order (case 5), each slow part held stopped (SIGSTOP) from the moment it starts, as a slow start
+// would hold it:
+//   - move_group before body_bridge (`moveit.launch.py body_file:=PA10.body robot_description_timeout:=`
+//     DESCRIPTION_WAIT, where move_group is installed): move_group waits that long for robot_description, then ends
+//     (MoveIt aborts); the launch says so and starts it again; once the node runs, the new move_group is ready and
+//     plans a joint goal; body_bridge never restarted;
+//   - the spawners before Choreonoid (`simulation.launch.py body_file:=PA10.body moveit:=false`), Choreonoid held
+//     SLOW_CHOREONOID_SECONDS: the spawners wait within controller_manager_timeout, every controller is active once
+//     Choreonoid runs, and the arm moves; nothing died;
+//   - Choreonoid held past the spawners' deadline (controller_manager_timeout:=MANAGER_WAIT): the launch stops with
+//     exit status 1, naming the controllers that are not active and the deadline; nothing is left of it.
 // A ROS domain shared with another launch (bridge.launch.py twice, then two /clock publishers; ROS 2 alone): each
 //   node names the other within SHARED_DOMAIN_SECONDS, with the domain, and says when it is over; nothing dies.
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with ROS2ControlItem or ros2_controllers are absent
@@ -46,10 +57,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { type Any, closeObserver, type Proc, commandLine, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, processTree, sleep, sourced, waitFor } from './support/live-rig.js';
-import { alive, deathsIn, moveArm, otherNodes, seen } from './support/launch-live.js';
+import { alive, deathsIn, holdAtStart, isBodyBridge, moveArm, otherNodes, type Seen, seen } from './support/launch-live.js';
 import { skipWithout } from './support/peer-skip.js';
 import { askMoveGroup, MOVEIT_SUCCESS, type PlanAnswer, type SceneAnswer, startMoveGroupProbe } from './support/move-group-probe.js';
 import { findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup } from './support/peers.js';
@@ -94,10 +105,28 @@ const EDIT_SECONDS = 20;
 /** s from the kill of body_bridge until the new one serves /tf. */
 const BRIDGE_BACK_SECONDS = 45;
 
+/** s move_group waits for robot_description in the start-order case (robot_description_timeout:=; MoveIt's default). */
+const DESCRIPTION_WAIT = 10;
+/** s Choreonoid is held stopped at its start while the spawners wait (well within controller_manager_timeout's 300 s). */
+const SLOW_CHOREONOID_SECONDS = 20;
+/** s the spawners wait for the controller manager in the past-the-deadline case (controller_manager_timeout:=). */
+const MANAGER_WAIT = 10;
+/** s for `ros2 launch` to end once a process of it is gone. */
+const LAUNCH_END_SECONDS = 30;
+
 /** s for a node to name a second launch on its domain: discovery, then 25 s of its looks at the graph every 2 s (a killed process's ghost leaves within that). */
 const SHARED_DOMAIN_SECONDS = 60;
 
 const report: Record<string, unknown>[] = [];
+
+// Every describe's figures, once the file's cases have run.
+afterAll(() => {
+  if (report.length === 0) return;
+  const dir = join(projectRoot, 'build', 'live-faults');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  for (const r of report) console.log(`faults: ${JSON.stringify(r)}`);
+});
 
 /** `path` as a regular expression that matches it literally. */
 const escaped = (path: string): string => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -124,14 +153,13 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     node.spin();
   }, START_MS);
 
+  // A case that failed leaves its launch running: stopped before the next, which would share its ROS domain.
+  afterEach(() => procs.stopAll(), 60_000);
+
   afterAll(async () => {
     await procs.stopAll();
     closeObserver(rcl, node);
     if (scratch) rmSync(scratch, { recursive: true, force: true });
-    const dir = join(projectRoot, 'build', 'live-faults');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-    for (const r of report) console.log(`faults: ${JSON.stringify(r)}`);
   });
 
   it('PA10: SIGKILL to Choreonoid while the arm moves', async () => {
@@ -317,9 +345,10 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
       await waitFor('the launch saying body_bridge died', DETECT_SECONDS * 1000, () => deathsIn(log()).some((d) => /^body_bridge-/.test(d.process) && d.code === -9) || undefined, log);
       figures.bridgeDeathLoggedAfterSeconds = since(killed);
       await waitFor('the launch starting body_bridge again', DETECT_SECONDS * 1000, () => /body_bridge ended \(exit code -9\): starting it again/.test(log()) || undefined, log);
-      // /tf from the new process: an ARM_LINK1 transform after a silence of at least a second (the old one's last
-      // messages may still arrive just after the kill).
-      await waitFor('/tf from the new body_bridge', BRIDGE_BACK_SECONDS * 1000, () => armTf.some((t, i) => t > killed && i > 0 && t - armTf[i - 1]! > 1000) || undefined, log);
+      // /tf from the new process: an ARM_LINK1 transform heard well after the launch said the old one had died (its
+      // last messages arrive within milliseconds of the kill; the new one may publish within a second of it).
+      const restartSaid = Date.now();
+      await waitFor('/tf from the new body_bridge', BRIDGE_BACK_SECONDS * 1000, () => armTf.some((t) => t > restartSaid + 500) || undefined, log);
       figures.tfBackAfterSeconds = since(killed);
       const now = bridges();
       expect(now.length, 'one body_bridge process again').toBe(1);
@@ -486,6 +515,121 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
     await launchStopsAtOnce('a broken gains file', setup, `body_file:=${model} gains_file:=${gains}`, new RegExp(`${escaped(gains)}:5:16: .*expected a number for the P gain`));
   }, 600_000);
+});
+
+// Case 5's wrong start order: a part that comes late, held stopped from its start (SIGSTOP) while the rest goes on.
+describe.skipIf(skipWithout(ros))('the wrong start order: a part that comes late', () => {
+  const procs = processGroup();
+  let rcl: Any;
+  let node: Any;
+  let scratch = '';
+  const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
+  const tmpDir = (): string => mkdtempSync(join(scratch, 'tmp-'));
+  const since = (t: number): number => +((Date.now() - t) / 1000).toFixed(2);
+
+  beforeAll(async () => {
+    requireShared();
+    scratch = mkdtempSync(join(tmpdir(), 'bb-live-order-'));
+    rcl = ros.rcl;
+    node = await observerNode(rcl, 'order-test');
+    node.spin();
+  }, START_MS);
+
+  afterEach(() => procs.stopAll(), 60_000);
+
+  afterAll(async () => {
+    await procs.stopAll();
+    closeObserver(rcl, node);
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** Ctrl-C on the launch; afterwards neither a process it started nor a node of it is left. */
+  async function endsClean(launch: Proc): Promise<void> {
+    const tree = processTree(launch.child.pid!).map(seen).filter((p) => p !== null);
+    await ctrlC(launch);
+    expect(tree.filter(alive).map((p) => `${p.pid} ${p.name}`), 'processes of the launch left').toEqual([]);
+    await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
+  }
+
+  it.skipIf(!moveGroup?.ok)('move_group before body_bridge: it waits robot_description_timeout, ends, is started again and plans once the node serves', async () => {
+    const setup = await installedPackage();
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge moveit.launch.py body_file:=${model} robot_description_timeout:=${DESCRIPTION_WAIT}`), { ...process.env, TMPDIR: tmpDir() });
+    const log = launch.output;
+    const bridge = await holdAtStart(launch.child.pid!, isBodyBridge, START_MS);
+    const held = Date.now();
+    const figures: Record<string, unknown> = { case: `move_group before body_bridge (PA10, robot_description_timeout ${DESCRIPTION_WAIT} s)` };
+    report.push(figures);
+    try {
+      await waitFor('the launch starting move_group again', (DESCRIPTION_WAIT + 120) * 1000,
+        () => /move_group ended \(exit code -?\d+\): starting it again: it reads robot_description and robot_description_semantic from body_bridge again/.test(log()) || undefined, log);
+      figures.moveGroupEndedAfterSeconds = since(held);
+      figures.moveitSaid = /did not receive robot_description/.test(log());
+    } finally {
+      bridge.resume();
+    }
+    const resumed = Date.now();
+    await waitFor('move_group ready', START_MS, () => /You can start planning now!/.test(log()) || undefined, log);
+    figures.readyAfterNodeSeconds = since(resumed);
+    const answer = (await askMoveGroup(setup, { timeout: 120, group: 'arm', tip: '', planning_time: 10, steps: [{ kind: 'joint', execute: false, goal: { J1: 0.5, J2: 0.3 } }] }, log)).steps[0] as PlanAnswer;
+    figures.planErrorCode = answer.error_code;
+    expect(answer.error_code, `a plan once the node serves:\n${log().slice(-4000)}`).toBe(MOVEIT_SUCCESS);
+    const deaths = deathsIn(log());
+    figures.moveGroupStarts = (log().match(/\[move_group-\d+\]: process started/g) ?? []).length;
+    expect(deaths.length, 'move_group ended at least once').toBeGreaterThan(0);
+    expect(deaths.filter((d) => !/^move_group-/.test(d.process)), 'nothing but move_group ended').toEqual([]);
+    expect(alive(bridge.held), 'the same body_bridge process throughout').toBe(true);
+    await endsClean(launch);
+  }, 1_800_000);
+
+  it.skipIf(!choreonoid?.ok || !control?.ok)(`the spawners before Choreonoid: Choreonoid held ${SLOW_CHOREONOID_SECONDS} s at its start, the spawners wait, then every controller is active and the arm moves`, async () => {
+    const setup = await installedPackage();
+    const tmp = tmpDir();
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${model} moveit:=false`), { ...process.env, TMPDIR: tmp });
+    const log = launch.output;
+    const sim = await holdAtStart(launch.child.pid!, (s) => s.name === 'choreonoid', START_MS);
+    const held = Date.now();
+    try {
+      await waitFor('the spawners started', 60_000, () => /\[spawner-\d+\]: process started/.test(log()) || undefined, log);
+      await sleep(SLOW_CHOREONOID_SECONDS * 1000 - (Date.now() - held));
+      expect(log(), 'no spawner gave up while Choreonoid was held').not.toMatch(/\[spawner-\d+\]: process has (finished|died)/);
+    } finally {
+      sim.resume();
+    }
+    const resumed = Date.now();
+    const started = (): number => (log().match(/\[spawner-\d+\]: process started/g) ?? []).length;
+    const done = (): number => (log().match(/\[spawner-\d+\]: process has finished cleanly/g) ?? []).length;
+    await waitFor('every controller active', START_MS, () => (done() === started()) || undefined, log);
+    report.push({ case: `the spawners before Choreonoid (PA10, Choreonoid held ${SLOW_CHOREONOID_SECONDS} s)`, controllersActiveAfterResumeSeconds: since(resumed) });
+    await moveArm(node, tmp, launch, START_MS);
+    expect(deathsIn(log()), 'nothing died').toEqual([]);
+    await endsClean(launch);
+  }, 1_800_000);
+
+  it.skipIf(!choreonoid?.ok || !control?.ok)(`Choreonoid held past the spawners' deadline (controller_manager_timeout:=${MANAGER_WAIT}): the launch stops, exit status 1, naming the controllers and the deadline`, async () => {
+    const setup = await installedPackage();
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${model} moveit:=false controller_manager_timeout:=${MANAGER_WAIT}`), { ...process.env, TMPDIR: tmpDir() });
+    const log = launch.output;
+    const exited = new Promise<number | null>((r) => launch.child.once('exit', (code) => r(code)));
+    const sim = await holdAtStart(launch.child.pid!, (s) => s.name === 'choreonoid', START_MS);
+    const held = Date.now();
+    const tree = (): Seen[] => processTree(launch.child.pid!).map(seen).filter((p) => p !== null);
+    const ours: Seen[] = [];
+    const said = /the controllers (\S+, )*joint_state_broadcaster(, \S+)* are not active: their spawner ended with exit code 1 \(its error above\)\. Either Choreonoid's controller manager \/controller_manager did not answer within 10 s \(controller_manager_timeout:=/;
+    try {
+      await waitFor('the launch naming the controllers that are not active', (MANAGER_WAIT + 120) * 1000, () => {
+        for (const p of tree()) if (!ours.some((o) => o.pid === p.pid)) ours.push(p);
+        return said.test(log()) || undefined;
+      }, log);
+    } finally {
+      sim.resume();
+    }
+    const saidAfter = since(held);
+    const code = await Promise.race([exited, sleep(LAUNCH_END_SECONDS * 1000).then(() => 'still running' as const)]);
+    report.push({ case: `Choreonoid held past the spawners' deadline (PA10, controller_manager_timeout ${MANAGER_WAIT} s)`, saidAfterSeconds: saidAfter, launchEndedAfterSeconds: since(held), exitCode: code });
+    expect(code, `the launch ends with exit status 1:\n${log().slice(-3000)}`).toBe(1);
+    expect(ours.filter(alive).map((p) => `${p.pid} ${p.name}`), 'processes of the launch left').toEqual([]);
+    await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
+  }, 1_800_000);
 });
 
 // Case 5's shared domain: a second launch of the same robot beside the first on one ROS domain, and a second clock.

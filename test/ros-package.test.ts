@@ -90,7 +90,7 @@ print(json.dumps(out))`;
     expect(display.nodes[1]!.arguments).toContain("'-d'");
     const moveit = info['launch/moveit.launch.py']!;
     expect(moveit.args).toEqual(expect.arrayContaining(['body_file', 'free_root_frame', 'joint_states_topic', 'execution', 'rviz']));
-    expect(moveit.nodes.map((n) => n.package)).toEqual(["'moveit_ros_move_group'", "'rviz2'"]);
+    expect(moveit.nodes.map((n) => n.package).sort()).toEqual(["'moveit_ros_move_group'", "'rviz2'"]);
     expect(node.name).toBe("LaunchConfiguration('node_name')");
     const simulation = info['launch/simulation.launch.py']!;
     expect(simulation.args).toEqual(expect.arrayContaining(['body_file', 'project', 'namespace', 'mode', 'joint_modes', 'gains_file', 'gui', 'rviz']));

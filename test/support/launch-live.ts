@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { expect } from 'vitest';
-import { type Any, type Proc, waitFor } from './live-rig.js';
+import { type Any, commandLine, type Proc, processTree, waitFor } from './live-rig.js';
 
 /** A process as seen at one moment: pid, name and start time (so a reused pid is not taken for it). */
 export interface Seen {
@@ -78,3 +78,24 @@ export async function moveArm(observer: Any, tmp: string, launch: Proc, ms: numb
     observer.destroyPublisher(pub);
   }
 }
+
+/**
+ * The launch's first process that `which` picks, stopped (SIGSTOP) as soon as it appears, as a process slow to start
+ * would be: the rest of the launch goes on without it until `resume()` (SIGCONT). Polls every 20 ms.
+ */
+export async function holdAtStart(launchPid: number, which: (s: Seen) => boolean, ms: number): Promise<{ held: Seen; resume: () => void }> {
+  const held = await waitFor('the process to hold', ms, () => {
+    const s = processTree(launchPid).map(seen).find((p) => p !== null && which(p));
+    if (s) process.kill(s.pid, 'SIGSTOP');
+    return s ?? undefined;
+  }, () => processTree(launchPid).map((pid) => commandLine(pid)).join('\n'), 20);
+  return {
+    held,
+    resume: () => {
+      if (alive(held)) process.kill(held.pid, 'SIGCONT');
+    },
+  };
+}
+
+/** body_bridge's own process (Node.js running the package's dist/ros/main.js), not a shell that starts it. */
+export const isBodyBridge = (s: Seen): boolean => /dist\/ros\/main\.js/.test(commandLine(s.pid)) && !/^(ba|da)?sh$/.test(s.name);

@@ -71,8 +71,8 @@ export function processGroup() {
   return { start, stop, stopAll };
 }
 
-/** Polls `poll` every 100 ms until it returns a value; rejects after `ms` with `log()` in the message. */
-export function waitFor<T>(what: string, ms: number, poll: () => T | undefined | null | false, log: () => string = () => ''): Promise<T> {
+/** Polls `poll` every `everyMs` until it returns a value; rejects after `ms` with `log()` in the message. */
+export function waitFor<T>(what: string, ms: number, poll: () => T | undefined | null | false, log: () => string = () => '', everyMs = 100): Promise<T> {
   return new Promise((resolve, reject) => {
     const startAt = Date.now();
     const tick = (): void => {
@@ -84,7 +84,7 @@ export function waitFor<T>(what: string, ms: number, poll: () => T | undefined |
       }
       if (v !== undefined && v !== null && v !== false) return resolve(v);
       if (Date.now() - startAt > ms) return reject(new Error(`timed out waiting for ${what}\n${log().slice(-6000)}`));
-      setTimeout(tick, 100);
+      setTimeout(tick, everyMs);
     };
     tick();
   });
