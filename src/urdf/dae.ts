@@ -2,8 +2,11 @@
 // <instance_geometry> of the visual scene the file instantiates, placed by its nodes' transforms, scaled to
 // metres by <unit meter>. Coordinates stay the file's own (no up-axis rotation): that is how rviz shows a
 // COLLADA mesh in ROS's z-up frames, and how the files of ROS robot descriptions are written.
-import { create } from 'xmlbuilder2';
 import type { TriangleMesh } from '../model/tessellate.js';
+import { onDemand } from '../model/on-demand.js';
+
+// Loaded when a COLLADA mesh is first read (src/model/on-demand.ts).
+const xmlbuilder2 = onDemand<typeof import('xmlbuilder2')>('xmlbuilder2');
 
 /** A 4×4 transform, row-major as COLLADA's <matrix> writes it. */
 type Mat4 = number[];
@@ -59,7 +62,7 @@ const ref = (url: string | null): string => (url ?? '').replace(/^#/, '');
 
 /** The triangles of a COLLADA document. Throws on what is not COLLADA. */
 export function readDae(text: string): TriangleMesh {
-  const doc = create(text).node as unknown as Document;
+  const doc = xmlbuilder2().create(text).node as unknown as Document;
   const root = doc.documentElement;
   if (!root || root.localName !== 'COLLADA') throw new Error(`not COLLADA: its root element is <${root?.localName ?? '?'}>`);
   const byId = new Map<string, Element>();
