@@ -128,6 +128,11 @@ def simulation(context):
         process = Node(
             package='controller_manager',
             executable='spawner',
+            # In the controller manager's namespace: Jazzy's spawner reads a controller's parameters from the file
+            # under its own namespace's key (/<namespace>/<controller>, as ros2_controllers.yaml has them) and, in
+            # the root namespace, loads a namespaced controller without them ("Length of parameter 'joints' is
+            # '0'"). Humble's passes the file whole; the namespace does not change that.
+            namespace=namespace or None,
             arguments=list(names) + ['-c', manager, '--param-file', controllers,
                                      '--controller-manager-timeout', '%g' % manager_timeout] + (['--inactive'] if inactive else []),
             output='screen',

@@ -46,7 +46,7 @@ import { installedChoreonoid } from '../src/project/index.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { driveCommand, holdSpeed, largestGap, type SimulationRun, simulationClock, startSimulation as startLaunch, waitForControllers as waitForSpawners } from './support/simulation-live.js';
-import { skipWithout } from './support/peer-skip.js';
+import { JAZZY_ARM_UNDRIVEN_AT_START, JAZZY_NAMESPACED_EXECUTION, openProblemOn, skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup, rosPython } from './support/peers.js';
 import { chainJoints, readSrdf, readUrdf } from './support/moveit-live.js';
 import { stampSeconds, TfBuffer } from './live/choreonoid/geometry.js';
@@ -484,11 +484,12 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
   };
 
   for (const arm of ARMS) {
-    it.skipIf(skipArms)(`${arm.name}: MoveIt executes joint and Cartesian goals through the generated controllers; Choreonoid ends where MoveIt aimed`, () =>
+    // RH2's arm is heavy enough to fall past its limits before Jazzy's controllers drive it; PA10 and UR10 are not.
+    it.skipIf(skipArms || (arm.name === 'RH2_Arm' && openProblemOn('jazzy', JAZZY_ARM_UNDRIVEN_AT_START)))(`${arm.name}: MoveIt executes joint and Cartesian goals through the generated controllers; Choreonoid ends where MoveIt aimed`, () =>
       moveArm(arm, { joint: JOINT_GOALS, pose: POSE_GOALS }), 3_600_000);
   }
 
-  it.skipIf(skipArms)(`a user's project (${USER_PROJECT.file.slice(projectRoot.length + 1)}: PA10 bolted away from the origin, ros2_control in ${USER_PROJECT.namespace}): the launch takes it, runs in its namespace, and MoveIt moves the arm there`, async () => {
+  it.skipIf(skipArms || openProblemOn('jazzy', JAZZY_NAMESPACED_EXECUTION))(`a user's project (${USER_PROJECT.file.slice(projectRoot.length + 1)}: PA10 bolted away from the origin, ros2_control in ${USER_PROJECT.namespace}): the launch takes it, runs in its namespace, and MoveIt moves the arm there`, async () => {
     // The project names PA10 as ${SHARE}/model/PA10/PA10.body, as Choreonoid's own projects do: the launch serves
     // the same file, from the installed Choreonoid's share, where both Choreonoid and body-bridge find ${SHARE}.
     const share = installedChoreonoid(process.env)?.share;

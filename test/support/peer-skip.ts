@@ -44,3 +44,33 @@ export function partWith(part: string, ...lookups: Lookup<object>[]): boolean {
   if (required.length > 0) throw new Error(`${part}: ${required.map(describeMissing).join('; ')}`);
   return absent.length === 0;
 }
+
+/**
+ * For it.skipIf / describe.skipIf: true on ROS 2 `distro` (ROS_DISTRO), where a case meets an open problem of
+ * body_bridge's own, stated in `reason` with where it is written down. The summary lists it with the absent
+ * peers, so a run never passes it silently; elsewhere the case runs.
+ */
+export function openProblemOn(distro: string, reason: string): boolean {
+  if (process.env.ROS_DISTRO !== distro) return false;
+  note(
+    { ok: false, peer: `fix of an open body_bridge problem on ROS 2 ${distro} (issue 39)`, kind: 'ros', reason, install: 'nothing to install: an open problem of body_bridge (docs/control.md "On Jazzy", issue 39)' },
+    TestRunner.getCurrentSuite()?.file?.filepath,
+  );
+  return true;
+}
+
+/**
+ * Jazzy's simulation runs before its arms are driven (docs/control.md "On Jazzy"): what the cases that need an arm
+ * held from the start meet there.
+ */
+export const JAZZY_ARM_UNDRIVEN_AT_START =
+  "Choreonoid's simulation runs from the project's load while Jazzy's controller manager (ROS2ControlItem) waits for " +
+  "robot_description on its topic — Humble's reads it before the simulation starts —, so until body_bridge's arrives " +
+  '(1–3 s with move_group starting beside it) no joint is driven: a heavy arm falls (RH2: J2 to −3.5 rad, past its ' +
+  'limit), the trajectory controller then holds it there, MoveIt refuses that start state (START_STATE_INVALID) and ' +
+  'a mobile base is moved by the fall';
+
+/** What the namespaced user's project meets on Jazzy (docs/control.md "On Jazzy"). */
+export const JAZZY_NAMESPACED_EXECUTION =
+  "MoveIt's executions through the controllers of a ROS2ControlItem in a namespace (/arm1) end CONTROL_FAILED (−4) " +
+  'on Jazzy, the controllers active with their parameters; not yet explained';
