@@ -13,7 +13,8 @@ the body with BodyROS2Item and ROS2ControlItem, WorldROS2Item). Given project:=,
 and stops, saying where, when it lacks what ros2_control needs. Then it starts:
 
 - Choreonoid (choreonoid_ros's `choreonoid`, without a window unless gui:=true) with that project, the
-  simulation running, the gains and controllers files as its parameters;
+  simulation running, the gains and controllers files as its parameters, once body_bridge serves
+  robot_description (before that no joint would be driven on Jazzy);
 - body_bridge as robot_state_publisher (where ROS2ControlItem reads robot_description) with the <ros2_control>
   block, in simulation time, following /joint_states from joint_state_broadcaster; move_group with
   execution:=true (moveit.launch.py); rviz:=true adds rviz2;
@@ -35,7 +36,7 @@ import tempfile
 
 from launch import LaunchDescription
 from launch.actions import DeclareLaunchArgument, EmitEvent, GroupAction, IncludeLaunchDescription, LogInfo, OpaqueFunction, RegisterEventHandler
-from launch.event_handlers import OnProcessExit
+from launch.event_handlers import OnProcessExit, OnProcessIO
 from launch.events import Shutdown
 from launch.launch_description_sources import PythonLaunchDescriptionSource
 from launch.substitutions import LaunchConfiguration, PathJoinSubstitution
@@ -210,10 +211,29 @@ def simulation(context):
     # as a project that lacks what is needed is.
     actions = [LogInfo(msg=line) for line in lines[:-1] if line] + [
         LogInfo(msg='ros2_control configuration from %s in %s (%s)' % (model, out, lines[-1])),
-    ] + simulator(choreonoid, spawner_processes)
+        after_robot_description(lambda: simulator(choreonoid, spawner_processes)),
+    ]
     # body_bridge and move_group in the item's namespace, where the controllers are.
     actions.append(GroupAction([PushRosNamespace(namespace), robot]) if namespace else robot)
     return actions
+
+
+def after_robot_description(start):
+    """The actions start() makes, once body_bridge first says it serves the robot (robot_description published,
+    latched). Choreonoid's simulation runs from the project's load, and no joint is driven until its controller
+    manager has robot_description: Humble's ROS2ControlItem asks robot_state_publisher for it before the simulation
+    starts, Jazzy's subscribes and lets the simulation run meanwhile — seconds in which an arm falls, and the
+    trajectory controller then holds it where it lies (docs/control.md "On Jazzy"). Started after the node,
+    Choreonoid finds the description at once on both."""
+    started = [False]
+
+    def heard(event):
+        if started[0] or not event.process_name.startswith('body_bridge-') or b'Robot initialized: ' not in event.text:
+            return None
+        started[0] = True
+        return [OpaqueFunction(function=lambda context: [] if context.is_shutdown else start())]
+
+    return RegisterEventHandler(OnProcessIO(on_stdout=heard, on_stderr=heard))
 
 
 def generate_launch_description():

@@ -46,11 +46,12 @@ import { installedChoreonoid } from '../src/project/index.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { type Any, installedPackage, liveRos, processGroup, sourced, waitFor, ownRosDomain, closeObserver, observerNode } from './support/live-rig.js';
 import { driveCommand, holdSpeed, largestGap, type SimulationRun, simulationClock, startSimulation as startLaunch, waitForControllers as waitForSpawners } from './support/simulation-live.js';
-import { JAZZY_ARM_UNDRIVEN_AT_START, JAZZY_NAMESPACED_EXECUTION, openProblemOn, skipWithout } from './support/peer-skip.js';
+import { skipWithout } from './support/peer-skip.js';
 import { everyOnPath, findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup, rosPython } from './support/peers.js';
 import { chainJoints, readSrdf, readUrdf } from './support/moveit-live.js';
 import { stampSeconds, TfBuffer } from './live/choreonoid/geometry.js';
 import {
+  afterHumbleLines,
   type ControllerState,
   FINAL_JOINT_TOLERANCE,
   GOAL_JOINT_TOLERANCE,
@@ -99,40 +100,8 @@ const CMD_VEL_TIMEOUT = 0.5;
 /** s (wall) to wait for a peer, generous: the machine runs other builds. */
 const START_TIMEOUT = 900_000;
 
-/**
- * Log lines that are no fault of our files, each narrowly (the note in docs/control.md lists them with what was
- * tried). After Humble (Jazzy: choreonoid_ros 3716c75, ros2_control 4.46, ros2_controllers 4.42) six more, of
- * choreonoid_ros's Jazzy path and Jazzy's diff_drive_controller.
- */
-const AFTER_HUMBLE: { pattern: RegExp; why: string }[] = [
-  {
-    pattern: /\[controller_manager\]: The resource manager is not yet initialized, will wait for the robot description to initialize it\.\.$/,
-    why: "choreonoid_ros's Jazzy path creates the controller manager without a URDF; it takes robot_description from the topic (the lines after it say so)",
-  },
-  {
-    pattern: /\[controller_manager\]: Waiting for data on 'robot_description' topic to finish initialization$/,
-    why: 'the same wait, repeated once a second until body_bridge (started beside Choreonoid) publishes robot_description: how often depends only on which process is up first',
-  },
-  {
-    pattern: /\[controller_manager\]: No clock received, using time argument instead! /,
-    why: "choreonoid_ros updates the manager before the manager's own /clock subscription has a message; the time it passes is the simulation time",
-  },
-  {
-    pattern: /\[controller_manager\.hardware_component\.system\.[^\]]+\]: Executor is not available during hardware component initialization for '[^']+'\. Skipping node creation!$/,
-    why: "choreonoid_ros imports BodySystemInterface without an executor; the component's own node is optional and BodySystemInterface uses none",
-  },
-  {
-    pattern: /\[controller_manager\]: Component '[^']+' does not have read or write statistics initialized, skipping registration\.$/,
-    why: 'ros2_control gives read/write statistics only to components it loads through pluginlib; choreonoid_ros imports its own',
-  },
-  {
-    pattern: /\[diff_drive_controller\]: Velocity command timed out\. Braking\.$/,
-    why: "Jazzy's diff_drive_controller warns once a second whenever no command is younger than cmd_vel_timeout, i.e. whenever the base stands idle (Humble's brakes silently); a command lost while driving shows in the distance check",
-  },
-];
-
 const ALLOWED: { pattern: RegExp; why: string }[] = [
-  ...(process.env.ROS_DISTRO !== undefined && process.env.ROS_DISTRO !== 'humble' ? AFTER_HUMBLE : []),
+  ...afterHumbleLines(),
   {
     pattern: /^\[body_bridge-\d+\] \[WARN\] \[[\d.]+\] \[robot_state_publisher\]: URDF: \S+\/FourWheelCar\.body: warning: 1 extra joint\(s\) \(closed loops\) cannot be expressed in URDF; kept as body_bridge:extra_joint elements$/,
     why: "body_bridge's warning about the model itself (FourWheelCar's steering linkage is a closed loop, which URDF cannot hold), unlocated so isModelWarning does not see it; Choreonoid simulates the loop",
@@ -484,12 +453,11 @@ describe.skipIf(skipAll)('simulation.launch.py: a simulated robot from its model
   };
 
   for (const arm of ARMS) {
-    // RH2's arm is heavy enough to fall past its limits before Jazzy's controllers drive it; PA10 and UR10 are not.
-    it.skipIf(skipArms || (arm.name === 'RH2_Arm' && openProblemOn('jazzy', JAZZY_ARM_UNDRIVEN_AT_START)))(`${arm.name}: MoveIt executes joint and Cartesian goals through the generated controllers; Choreonoid ends where MoveIt aimed`, () =>
+    it.skipIf(skipArms)(`${arm.name}: MoveIt executes joint and Cartesian goals through the generated controllers; Choreonoid ends where MoveIt aimed`, () =>
       moveArm(arm, { joint: JOINT_GOALS, pose: POSE_GOALS }), 3_600_000);
   }
 
-  it.skipIf(skipArms || openProblemOn('jazzy', JAZZY_NAMESPACED_EXECUTION))(`a user's project (${USER_PROJECT.file.slice(projectRoot.length + 1)}: PA10 bolted away from the origin, ros2_control in ${USER_PROJECT.namespace}): the launch takes it, runs in its namespace, and MoveIt moves the arm there`, async () => {
+  it.skipIf(skipArms)(`a user's project (${USER_PROJECT.file.slice(projectRoot.length + 1)}: PA10 bolted away from the origin, ros2_control in ${USER_PROJECT.namespace}): the launch takes it, runs in its namespace, and MoveIt moves the arm there`, async () => {
     // The project names PA10 as ${SHARE}/model/PA10/PA10.body, as Choreonoid's own projects do: the launch serves
     // the same file, from the installed Choreonoid's share, where both Choreonoid and body-bridge find ${SHARE}.
     const share = installedChoreonoid(process.env)?.share;

@@ -33,11 +33,11 @@ import { parse as parseYaml } from 'yaml';
 import { composePose, mulVec, quaternionFromMatrix, transpose } from '../src/model/math.js';
 import type { Mat3, Pose, Vec3 } from '../src/model/types.js';
 import { installedChoreonoid } from '../src/project/path-variables.js';
-import { logComplaints, planarDisplacement, type ProbeSample, sampleAt } from './support/control-live.js';
+import { afterHumbleLines, logComplaints, planarDisplacement, type ProbeSample, sampleAt } from './support/control-live.js';
 import { type Any, closeObserver, guiEnv, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, sleep, startXvfb, waitFor } from './support/live-rig.js';
 import { fclCollisions, fclPeers, type ObstacleBox } from './support/moveit-peers.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { JAZZY_ARM_UNDRIVEN_AT_START, openProblemOn, partWith, skipWithout } from './support/peer-skip.js';
+import { JAZZY_WORKSHOP_PATH_TOLERANCE, openProblemOn, partWith, skipWithout } from './support/peer-skip.js';
 import { findChoreonoidRos, findChoreonoidRos2Control, findImageMagick, findMoveGroup, findRviz2, findXvfb } from './support/peers.js';
 import { askMoveGroup, MOVEIT_SUCCESS, type PlanAnswer, type SceneAnswer } from './support/move-group-probe.js';
 import { driveCommand, holdSpeed, largestGap, simulationClock, type SimulationRun, startSimulation, waitForControllers } from './support/simulation-live.js';
@@ -46,7 +46,7 @@ import { matrixFromQuaternion, poseFromMatrix16, rotationAngle, TfBuffer } from 
 ownRosDomain('ros-live-mobile');
 
 const ros = await liveRos();
-const skipAll = skipWithout(ros) || skipWithout(findChoreonoidRos(), findChoreonoidRos2Control(), findMoveGroup(), ...fclPeers()) || openProblemOn('jazzy', JAZZY_ARM_UNDRIVEN_AT_START);
+const skipAll = skipWithout(ros) || skipWithout(findChoreonoidRos(), findChoreonoidRos2Control(), findMoveGroup(), ...fclPeers());
 
 /** A mobile manipulator the test drives and moves: its file, its root and tip (as the URDF and as Choreonoid name them). */
 interface MobileRobot {
@@ -128,8 +128,10 @@ const TABLE: ObstacleBox = { name: 'Table', centre: [1.84234, 0.475, 0.15], quat
 const SUBSTEPS = 5;
 /** Log lines that are no fault of ours, each with its reason (logComplaints lists every other complaint). */
 const ALLOWED = [
+  ...afterHumbleLines(),
   {
-    pattern: /^\[move_group-\d+\] \[WARN\] \[[\d.]+\] \[moveit_ros\.current_state_monitor\]: Unable to update multi-DOF joint 'virtual_joint':Failure to lookup transform between 'world'and '(\w+)' with TF exception: Could not find a connection between 'world' and '\1' because they are not part of the same tree\./,
+    // The state monitor's logger: Humble's moveit_ros.current_state_monitor, Jazzy's move_group.moveit.moveit.ros.current_state_monitor.
+    pattern: /^\[move_group-\d+\] \[WARN\] \[[\d.]+\] \[(?:move_group\.moveit\.)?moveit(?:_ros|\.ros)\.current_state_monitor\]: Unable to update multi-DOF joint 'virtual_joint':Failure to lookup transform between 'world'and '(\w+)' with TF exception: Could not find a connection between 'world' and '\1' because they are not part of the same tree\./,
     why: "move_group starts beside Choreonoid; odom → base comes from diff_drive_controller, which runs only once Choreonoid has loaded and the spawners have activated it: until then world → odom (body_bridge, at once) and base → … (body_bridge) are two trees, and MoveIt's state monitor says so, once",
   },
 ];
@@ -329,7 +331,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
     }
   }, 3_600_000);
 
-  it(`in a user's project (${WORKSHOP.slice(projectRoot.length + 1)}): 1 m driven towards the table, then a goal straight through it is planned around it`, async () => {
+  it.skipIf(openProblemOn('jazzy', JAZZY_WORKSHOP_PATH_TOLERANCE))(`in a user's project (${WORKSHOP.slice(projectRoot.length + 1)}): 1 m driven towards the table, then a goal straight through it is planned around it`, async () => {
     const share = installedChoreonoid(process.env)?.share;
     if (!share) throw new Error(`no choreonoid on PATH: \${SHARE} in ${WORKSHOP} names nothing`);
     // rviz2 beside it, as a user runs it (rviz:=true), on a virtual display, where rviz2 is installed.

@@ -59,18 +59,7 @@ export function openProblemOn(distro: string, reason: string): boolean {
   return true;
 }
 
-/**
- * Jazzy's simulation runs before its arms are driven (docs/control.md "On Jazzy"): what the cases that need an arm
- * held from the start meet there.
- */
-export const JAZZY_ARM_UNDRIVEN_AT_START =
-  "Choreonoid's simulation runs from the project's load while Jazzy's controller manager (ROS2ControlItem) waits for " +
-  "robot_description on its topic — Humble's reads it before the simulation starts —, so until body_bridge's arrives " +
-  '(1–3 s with move_group starting beside it) no joint is driven: a heavy arm falls (RH2: J2 to −3.5 rad, past its ' +
-  'limit), the trajectory controller then holds it there, MoveIt refuses that start state (START_STATE_INVALID) and ' +
-  'a mobile base is moved by the fall';
-
-/** What the namespaced user's project meets on Jazzy (docs/control.md "On Jazzy"). */
-export const JAZZY_NAMESPACED_EXECUTION =
-  "MoveIt's executions through the controllers of a ROS2ControlItem in a namespace (/arm1) end CONTROL_FAILED (−4) " +
-  'on Jazzy, the controllers active with their parameters; not yet explained';
+/** What the mobile manipulator in the workshop meets on Jazzy (docs/control.md "On Jazzy"). */
+export const JAZZY_WORKSHOP_PATH_TOLERANCE =
+  "the mobile manipulator's arm, driven 1 m to the table in the workshop, leaves its path tolerance on Jazzy " +
+  "(joint 0: 0.0172 rad against 0.0153, PATH_TOLERANCE_VIOLATED, CONTROL_FAILED −4) where Humble's stays within; not yet explained";
