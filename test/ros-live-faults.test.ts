@@ -138,7 +138,7 @@ async function ctrlC(launch: Proc): Promise<void> {
   expect(await exited, 'Ctrl-C ends the launch cleanly').toBe(0);
 }
 
-describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts it, the rest carries on', () => {
+describe.skipIf(skipAll)('the running chain under faults: parts killed, restarted, edited, late or loaded', () => {
   const procs = processGroup();
   let rcl: Any;
   let node: Any;
@@ -515,33 +515,11 @@ describe.skipIf(skipAll)('Choreonoid killed mid-trajectory: the launch restarts 
     const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
     await launchStopsAtOnce('a broken gains file', setup, `body_file:=${model} gains_file:=${gains}`, new RegExp(`${escaped(gains)}:5:16: .*expected a number for the P gain`));
   }, 600_000);
-});
 
-// Case 5's wrong start order: a part that comes late, held stopped from its start (SIGSTOP) while the rest goes on.
-describe.skipIf(skipWithout(ros))('the wrong start order: a part that comes late', () => {
-  const procs = processGroup();
-  let rcl: Any;
-  let node: Any;
-  let scratch = '';
-  const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
+  // Case 5's wrong start order: a part that comes late, held stopped from its start (SIGSTOP) while the rest goes on.
+  const pa10 = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
   const tmpDir = (): string => mkdtempSync(join(scratch, 'tmp-'));
-  const since = (t: number): number => +((Date.now() - t) / 1000).toFixed(2);
-
-  beforeAll(async () => {
-    requireShared();
-    scratch = mkdtempSync(join(tmpdir(), 'bb-live-order-'));
-    rcl = ros.rcl;
-    node = await observerNode(rcl, 'order-test');
-    node.spin();
-  }, START_MS);
-
-  afterEach(() => procs.stopAll(), 60_000);
-
-  afterAll(async () => {
-    await procs.stopAll();
-    closeObserver(rcl, node);
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
-  });
+  const secondsSince = (t: number): number => +((Date.now() - t) / 1000).toFixed(2);
 
   /** Ctrl-C on the launch; afterwards neither a process it started nor a node of it is left. */
   async function endsClean(launch: Proc): Promise<void> {
@@ -553,7 +531,7 @@ describe.skipIf(skipWithout(ros))('the wrong start order: a part that comes late
 
   it.skipIf(!moveGroup?.ok)('move_group before body_bridge: it waits robot_description_timeout, ends, is started again and plans once the node serves', async () => {
     const setup = await installedPackage();
-    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge moveit.launch.py body_file:=${model} robot_description_timeout:=${DESCRIPTION_WAIT}`), { ...process.env, TMPDIR: tmpDir() });
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge moveit.launch.py body_file:=${pa10} robot_description_timeout:=${DESCRIPTION_WAIT}`), { ...process.env, TMPDIR: tmpDir() });
     const log = launch.output;
     const bridge = await holdAtStart(launch.child.pid!, isBodyBridge, START_MS);
     const held = Date.now();
@@ -562,14 +540,14 @@ describe.skipIf(skipWithout(ros))('the wrong start order: a part that comes late
     try {
       await waitFor('the launch starting move_group again', (DESCRIPTION_WAIT + 120) * 1000,
         () => /move_group ended \(exit code -?\d+\): starting it again: it reads robot_description and robot_description_semantic from body_bridge again/.test(log()) || undefined, log);
-      figures.moveGroupEndedAfterSeconds = since(held);
+      figures.moveGroupEndedAfterSeconds = secondsSince(held);
       figures.moveitSaid = /did not receive robot_description/.test(log());
     } finally {
       bridge.resume();
     }
     const resumed = Date.now();
     await waitFor('move_group ready', START_MS, () => /You can start planning now!/.test(log()) || undefined, log);
-    figures.readyAfterNodeSeconds = since(resumed);
+    figures.readyAfterNodeSeconds = secondsSince(resumed);
     const answer = (await askMoveGroup(setup, { timeout: 120, group: 'arm', tip: '', planning_time: 10, steps: [{ kind: 'joint', execute: false, goal: { J1: 0.5, J2: 0.3 } }] }, log)).steps[0] as PlanAnswer;
     figures.planErrorCode = answer.error_code;
     expect(answer.error_code, `a plan once the node serves:\n${log().slice(-4000)}`).toBe(MOVEIT_SUCCESS);
@@ -584,7 +562,7 @@ describe.skipIf(skipWithout(ros))('the wrong start order: a part that comes late
   it.skipIf(!choreonoid?.ok || !control?.ok)(`the spawners before Choreonoid: Choreonoid held ${SLOW_CHOREONOID_SECONDS} s at its start, the spawners wait, then every controller is active and the arm moves`, async () => {
     const setup = await installedPackage();
     const tmp = tmpDir();
-    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${model} moveit:=false`), { ...process.env, TMPDIR: tmp });
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${pa10} moveit:=false`), { ...process.env, TMPDIR: tmp });
     const log = launch.output;
     const sim = await holdAtStart(launch.child.pid!, (s) => s.name === 'choreonoid', START_MS);
     const held = Date.now();
@@ -599,7 +577,7 @@ describe.skipIf(skipWithout(ros))('the wrong start order: a part that comes late
     const started = (): number => (log().match(/\[spawner-\d+\]: process started/g) ?? []).length;
     const done = (): number => (log().match(/\[spawner-\d+\]: process has finished cleanly/g) ?? []).length;
     await waitFor('every controller active', START_MS, () => (done() === started()) || undefined, log);
-    report.push({ case: `the spawners before Choreonoid (PA10, Choreonoid held ${SLOW_CHOREONOID_SECONDS} s)`, controllersActiveAfterResumeSeconds: since(resumed) });
+    report.push({ case: `the spawners before Choreonoid (PA10, Choreonoid held ${SLOW_CHOREONOID_SECONDS} s)`, controllersActiveAfterResumeSeconds: secondsSince(resumed) });
     await moveArm(node, tmp, launch, START_MS);
     expect(deathsIn(log()), 'nothing died').toEqual([]);
     await endsClean(launch);
@@ -607,7 +585,7 @@ describe.skipIf(skipWithout(ros))('the wrong start order: a part that comes late
 
   it.skipIf(!choreonoid?.ok || !control?.ok)(`Choreonoid held past the spawners' deadline (controller_manager_timeout:=${MANAGER_WAIT}): the launch stops, exit status 1, naming the controllers and the deadline`, async () => {
     const setup = await installedPackage();
-    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${model} moveit:=false controller_manager_timeout:=${MANAGER_WAIT}`), { ...process.env, TMPDIR: tmpDir() });
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${pa10} moveit:=false controller_manager_timeout:=${MANAGER_WAIT}`), { ...process.env, TMPDIR: tmpDir() });
     const log = launch.output;
     const exited = new Promise<number | null>((r) => launch.child.once('exit', (code) => r(code)));
     const sim = await holdAtStart(launch.child.pid!, (s) => s.name === 'choreonoid', START_MS);
@@ -623,9 +601,9 @@ describe.skipIf(skipWithout(ros))('the wrong start order: a part that comes late
     } finally {
       sim.resume();
     }
-    const saidAfter = since(held);
+    const saidAfter = secondsSince(held);
     const code = await Promise.race([exited, sleep(LAUNCH_END_SECONDS * 1000).then(() => 'still running' as const)]);
-    report.push({ case: `Choreonoid held past the spawners' deadline (PA10, controller_manager_timeout ${MANAGER_WAIT} s)`, saidAfterSeconds: saidAfter, launchEndedAfterSeconds: since(held), exitCode: code });
+    report.push({ case: `Choreonoid held past the spawners' deadline (PA10, controller_manager_timeout ${MANAGER_WAIT} s)`, saidAfterSeconds: saidAfter, launchEndedAfterSeconds: secondsSince(held), exitCode: code });
     expect(code, `the launch ends with exit status 1:\n${log().slice(-3000)}`).toBe(1);
     expect(ours.filter(alive).map((p) => `${p.pid} ${p.name}`), 'processes of the launch left').toEqual([]);
     await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
