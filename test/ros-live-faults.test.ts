@@ -59,7 +59,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { type Any, closeObserver, type Proc, commandLine, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, processTree, sleep, sourced, waitFor } from './support/live-rig.js';
+import { type Any, closeObserver, type Proc, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, processTree, sleep, sourced, waitFor } from './support/live-rig.js';
 import { alive, deathsIn, holdAtStart, isBodyBridge, moveArm, otherNodes, type Seen, seen } from './support/launch-live.js';
 import { skipWithout } from './support/peer-skip.js';
 import { askMoveGroup, MOVEIT_SUCCESS, type PlanAnswer, type SceneAnswer, startMoveGroupProbe } from './support/move-group-probe.js';
@@ -178,7 +178,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     await waitFor('the controllers active', START_MS, () => (spawnersStarted() > 0 && spawnersDone() === spawnersStarted()) || undefined, log);
     if (moveGroup?.ok) await waitFor('move_group ready', START_MS, () => /You can start planning now!/.test(log()) || undefined, log);
     const tree = () => processTree(launch.child.pid!).map(seen).filter((s) => s !== null);
-    const bridge = tree().find((s) => /^node$|body_bridge/.test(s.name) && /dist\/ros\/main\.js/.test(commandLine(s.pid)));
+    const bridge = tree().find(isBodyBridge);
     expect(bridge, 'the body_bridge process').toBeDefined();
     const sim = tree().find((s) => s.name === 'choreonoid');
     expect(sim, 'the Choreonoid process').toBeDefined();
@@ -336,7 +336,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
       expect(deathsIn(log()), 'nothing restarted for the edits').toEqual([]);
 
       // body_bridge killed.
-      const bridges = () => processTree(run.launch.child.pid!).map(seen).filter((p) => p !== null).filter((p) => /dist\/ros\/main\.js/.test(commandLine(p.pid)));
+      const bridges = () => processTree(run.launch.child.pid!).map(seen).filter((p) => p !== null).filter(isBodyBridge);
       expect(bridges().length, 'one body_bridge process').toBe(1);
       const [killedBridge] = bridges();
       const heardBefore = descriptions.length;
