@@ -96,6 +96,15 @@ const EXPECTED: { line: RegExp; phases: Phase[]; why: string }[] = [
       '(docs/ros.md "Ctrl-C")',
   },
   {
+    line: /\[choreonoid-\d+\] terminate called after throwing an instance of 'rclcpp::exceptions::RCLError'/,
+    phases: ['loading'],
+    why:
+      "a SIGINT after choreonoid_ros's main called rclcpp::init (choreonoid_ros src/node/choreonoid_ros2.cpp) and before App::exec replaced " +
+      "rclcpp's handler with Choreonoid's: rclcpp's handler shuts the context down, and BodyROS2Item, restored from the project next, creates " +
+      'its rclcpp::Node in that context ("failed to create guard condition: the given context is not valid"), uncaught: abort (Humble, .ci/run ' +
+      '29 Nov 2026: Choreonoid now starts after body_bridge serves the model, so a Ctrl-C at the model load can meet it here)',
+  },
+  {
     line: /\[ERROR\] \[move_group-\d+\]: process has died \[pid \d+, exit code -6,|\[move_group-\d+\] terminate called after throwing an instance of 'rclcpp::exceptions::RCLError'/,
     phases: ['loading', 'loading-controllers'],
     why:
