@@ -37,7 +37,7 @@ import { afterHumbleLines, logComplaints, planarDisplacement, type ProbeSample, 
 import { type Any, closeObserver, guiEnv, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, sleep, startXvfb, waitFor } from './support/live-rig.js';
 import { fclCollisions, fclPeers, type ObstacleBox } from './support/moveit-peers.js';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
-import { JAZZY_WORKSHOP_PATH_TOLERANCE, openProblemOn, partWith, skipWithout } from './support/peer-skip.js';
+import { partWith, skipWithout } from './support/peer-skip.js';
 import { findChoreonoidRos, findChoreonoidRos2Control, findImageMagick, findMoveGroup, findRviz2, findXvfb } from './support/peers.js';
 import { askMoveGroup, MOVEIT_SUCCESS, type PlanAnswer, type SceneAnswer } from './support/move-group-probe.js';
 import { driveCommand, holdSpeed, largestGap, simulationClock, type SimulationRun, startSimulation, waitForControllers } from './support/simulation-live.js';
@@ -331,7 +331,7 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
     }
   }, 3_600_000);
 
-  it.skipIf(openProblemOn('jazzy', JAZZY_WORKSHOP_PATH_TOLERANCE))(`in a user's project (${WORKSHOP.slice(projectRoot.length + 1)}): 1 m driven towards the table, then a goal straight through it is planned around it`, async () => {
+  it(`in a user's project (${WORKSHOP.slice(projectRoot.length + 1)}): 1 m driven towards the table, then a goal straight through it is planned around it`, async () => {
     const share = installedChoreonoid(process.env)?.share;
     if (!share) throw new Error(`no choreonoid on PATH: \${SHARE} in ${WORKSHOP} names nothing`);
     // rviz2 beside it, as a user runs it (rviz:=true), on a virtual display, where rviz2 is installed.
@@ -423,9 +423,17 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
   }, 3_600_000);
 });
 
-/** rviz2's lines that say it could not draw something, as the other rviz suites read them. */
+/**
+ * rviz2's lines that say it could not draw something, as the other rviz suites read them. Not MoveIt's
+ * MotionPlanning display's `Action server: /recognize_objects not available`: it waits 3 s for an
+ * object-recognition server that only a perception pipeline provides, whatever the model (moveit/moveit2#2815;
+ * seen on Jazzy, where moveit_ros_visualization is built here; docs/moveit.md).
+ */
 const rvizComplaints = (log: string): string[] =>
-  log.split('\n').filter((l) => /^\[rviz2-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]|\bERROR\b|Could not|No transform|Message Filter dropping/.test(l));
+  log
+    .split('\n')
+    .filter((l) => /^\[rviz2-\d+\]/.test(l) && /\[(WARN|ERROR|FATAL)\]|\bERROR\b|Could not|No transform|Message Filter dropping/.test(l))
+    .filter((l) => !/\[ERROR\] \[[\d.]+\] \[[\w.]*motion_planning_frame\]: Action server: \/recognize_objects not available$/.test(l));
 
 /** Pixels of the table's brown (0.6 0.4 0.2) and the floor's blue (0 0 1) as rviz shades them, in `box` of an RGB screen. */
 function colourCounts(shot: Buffer, width: number, box: { x: number; y: number; w: number; h: number }): { table: number; floor: number } {

@@ -44,22 +44,3 @@ export function partWith(part: string, ...lookups: Lookup<object>[]): boolean {
   if (required.length > 0) throw new Error(`${part}: ${required.map(describeMissing).join('; ')}`);
   return absent.length === 0;
 }
-
-/**
- * For it.skipIf / describe.skipIf: true on ROS 2 `distro` (ROS_DISTRO), where a case meets an open problem of
- * body_bridge's own, stated in `reason` with where it is written down. The summary lists it with the absent
- * peers, so a run never passes it silently; elsewhere the case runs.
- */
-export function openProblemOn(distro: string, reason: string): boolean {
-  if (process.env.ROS_DISTRO !== distro) return false;
-  note(
-    { ok: false, peer: `fix of an open body_bridge problem on ROS 2 ${distro} (issue 39)`, kind: 'ros', reason, install: 'nothing to install: an open problem of body_bridge (docs/control.md "On Jazzy", issue 39)' },
-    TestRunner.getCurrentSuite()?.file?.filepath,
-  );
-  return true;
-}
-
-/** What the mobile manipulator in the workshop meets on Jazzy (docs/control.md "On Jazzy"). */
-export const JAZZY_WORKSHOP_PATH_TOLERANCE =
-  "the mobile manipulator's arm, driven 1 m to the table in the workshop, leaves its path tolerance on Jazzy " +
-  "(joint 0: 0.0172 rad against 0.0153, PATH_TOLERANCE_VIOLATED, CONTROL_FAILED −4) where Humble's stays within; not yet explained";
