@@ -126,7 +126,6 @@ const TABLE_YAW = Math.PI / 6;
 const TABLE: ObstacleBox = { name: 'Table', centre: [1.84234, 0.475, 0.15], quaternion: [0, 0, Math.sin(TABLE_YAW / 2), Math.cos(TABLE_YAW / 2)], size: [0.4, 1.0, 0.3] };
 /** States FCL checks between two of Choreonoid's samples (50 ms apart). */
 const SUBSTEPS = 5;
-/** Log lines that are no fault of ours, each with its reason (logComplaints lists every other complaint). */
 /** MoveIt's MotionPlanning display in rviz2 (rviz:=true), where moveit_ros_visualization is installed (here: Jazzy). */
 const RECOGNIZE_OBJECTS = {
   pattern: /^\[rviz2-\d+\] \[ERROR\] \[[\d.]+\] \[[\w.]*motion_planning_frame\]: Action server: \/recognize_objects not available$/,
@@ -135,6 +134,7 @@ const RECOGNIZE_OBJECTS = {
     'and says so as an error (moveit/moveit2#2815; docs/moveit.md)',
 };
 
+/** Log lines that are no fault of ours, each with its reason (logComplaints lists every other complaint). */
 const ALLOWED = [
   ...afterHumbleLines(),
   RECOGNIZE_OBJECTS,
