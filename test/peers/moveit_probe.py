@@ -77,6 +77,7 @@ from sensor_msgs.msg import JointState
 from shape_msgs.msg import SolidPrimitive
 
 JOINT_TOLERANCE = 1e-3
+GOAL_STATE_INVALID = -27  # moveit_msgs/MoveItErrorCodes
 POSITION_TOLERANCE = 1e-3  # m: radius of the goal sphere
 ANGLE_TOLERANCE = 1e-2  # rad: per axis
 FULL_POSE_JOINTS = 6  # fewer joints cannot place a tip at an arbitrary pose
@@ -315,8 +316,18 @@ def execute(probe, rng, request, limits, planning_time):
                 constraints, goal = cartesian_goal(goal_kind, tip, target), dict(pose_json(target), link=tip, **{'from': q})
             sent = time.time()
             result = probe.plan(group, constraints, planning_time, execute=True)
+            refused = None
+            if goal_kind == 'joint' and result['error_code'] == GOAL_STATE_INVALID:
+                # The state was found valid just before (/check_state_validity) and lies within the limits, yet
+                # Humble's move_group once refused it so, 0.6 ms into planning ("Insufficient states in sampleable
+                # goal region": its goal sampler gave up at once; .ci/run, 29 Nov 2026, a PA10 hand goal that
+                # FCL finds collision-free and that planned in every other run). Asked once more; the entry says so.
+                refused = result['error_code']
+                log(group, 'joint goal refused as GOAL_STATE_INVALID though valid: asked again')
+                sent = time.time()
+                result = probe.plan(group, constraints, planning_time, execute=True)
             done = time.time()
-            entry = dict(result, group=group, kind=goal_kind, goal=goal, sent=sent, done=done)
+            entry = dict(result, group=group, kind=goal_kind, goal=goal, sent=sent, done=done, refused_once=refused)
             if result['points'] and tip:
                 entry['goal_fk'] = pose_json(probe.pose_of(final_point(result), tip))
             time.sleep(settle)
