@@ -1,5 +1,7 @@
 // The closed loop under faults (issue 40), live: each case breaks the running chain the way users do and states
-// what must follow, with the measured times in build/live-faults/report.json and on the console.
+// what must follow, with the measured times in build/live-faults/report.json and on the console. Every case ends
+// with nothing of it left (endsClean): no process its launch started, no node of it on the graph, nothing of
+// body_bridge's in the launch's TMPDIR.
 //
 // Choreonoid killed mid-trajectory (SIGKILL, `simulation.launch.py body_file:=PA10.body`):
 //   - the launch says what died (choreonoid, exit code -9) within DETECT_SECONDS, starts Choreonoid again with its
@@ -54,7 +56,7 @@
 //   node names the other within SHARED_DOMAIN_SECONDS, with the domain, and says when it is over; nothing dies.
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with ROS2ControlItem or ros2_controllers are absent
 // (the shared domain: where ROS 2 or rclnodejs are).
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +138,20 @@ async function ctrlC(launch: Proc): Promise<void> {
   const exited = new Promise<number | null>((r) => launch.child.once('exit', (code) => r(code)));
   process.kill(-launch.child.pid!, 'SIGINT');
   expect(await exited, 'Ctrl-C ends the launch cleanly').toBe(0);
+}
+
+/**
+ * The end of a case (the issue's "leftovers"): Ctrl-C on the launch, and then no process it started, no node of it
+ * on the ROS graph, and nothing of body_bridge's in its TMPDIR (launch_ros's own launch_params_* files stay there:
+ * launch_ros does not delete them).
+ */
+async function endsClean(launch: Proc, observer: Any | null, tmp: string): Promise<void> {
+  const tree = processTree(launch.child.pid!).map(seen).filter((p) => p !== null);
+  await ctrlC(launch);
+  expect(tree.filter(alive).map((p) => `${p.pid} ${p.name}`), 'processes of the launch left').toEqual([]);
+  // (The shared domain's case has no observer node of its own: the other launch is still on the graph there.)
+  if (observer) await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(observer).length === 0 || undefined, () => otherNodes(observer).join(', '));
+  expect(readdirSync(tmp).filter((f) => f.startsWith('body_bridge')), `left in the launch's TMPDIR ${tmp}`).toEqual([]);
 }
 
 describe.skipIf(skipAll)('the running chain under faults: parts killed, restarted, edited, late or loaded', () => {
@@ -220,8 +236,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     expect(deathsIn(log()).map((d) => d.process).filter((p) => !/^choreonoid-/.test(p)), 'nothing but Choreonoid died').toEqual([]);
 
     // Ctrl-C still ends it all.
-    await ctrlC(launch);
-    await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
+    await endsClean(launch, node, tmp);
   }, 1_800_000);
 
   it.skipIf(!moveGroup?.ok)('PA10: SIGKILL to Choreonoid while MoveIt executes a plan: the execution ends with a failure code, no hang', async () => {
@@ -266,7 +281,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
       node.destroySubscription(clockSub);
       probe.kill();
     }
-    await ctrlC(launch);
+    await endsClean(launch, node, tmp);
   }, 1_800_000);
 
   it.skipIf(!moveGroup?.ok)("a user's project edited while it runs, then body_bridge killed: the edits are taken or refused with their place, the node comes back, MoveIt goes on", async () => {
@@ -372,8 +387,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     expect(deathsIn(log()).map((d) => d.process).filter((p) => !/^body_bridge-/.test(p)), 'nothing but body_bridge died').toEqual([]);
     expect(log(), 'Choreonoid was not restarted').not.toMatch(/Choreonoid ended/);
 
-    await ctrlC(run.launch);
-    await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
+    await endsClean(run.launch, node, run.dir);
   }, 1_800_000);
 
   it('PA10: the simulation stopped and started again mid-trajectory (time back to 0): the controllers, /tf and MoveIt follow, the next goals succeed', async () => {
@@ -434,7 +448,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     }
     expect(deathsIn(log()), 'nothing died').toEqual([]);
     expect(log(), 'Choreonoid was not started again').not.toMatch(/Choreonoid ended/);
-    await ctrlC(run.launch);
+    await endsClean(run.launch, node, run.dir);
   }, 1_800_000);
 
   it.skipIf(!moveGroup?.ok)(`PA10 at a load of ${LOAD_FACTOR}× the cores: every MoveIt goal ends with MoveIt's own code, nothing dies`, async () => {
@@ -472,7 +486,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     }
     expect(deathsIn(log()), 'nothing died under load').toEqual([]);
     expect(log(), 'Choreonoid was not started again').not.toMatch(/Choreonoid ended/);
-    await ctrlC(run.launch);
+    await endsClean(run.launch, node, run.dir);
   }, 1_800_000);
 
   /**
@@ -481,7 +495,8 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
    */
   async function launchStopsAtOnce(what: string, setup: string, args: string, located: RegExp): Promise<void> {
     const started = Date.now();
-    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py ${args}`), { ...process.env, TMPDIR: mkdtempSync(join(scratch, 'tmp-')) });
+    const tmp = mkdtempSync(join(scratch, 'tmp-'));
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py ${args}`), { ...process.env, TMPDIR: tmp });
     const code = await Promise.race([new Promise<number | null>((r) => launch.child.once('exit', (c) => r(c))), sleep(MISSING_PART_SECONDS * 1000).then(() => 'still running' as const)]);
     const log = launch.output();
     report.push({ case: what, stoppedAfterSeconds: +((Date.now() - started) / 1000).toFixed(1), exitCode: code });
@@ -489,6 +504,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     expect(code, 'the launch fails').not.toBe(0);
     expect(log).toMatch(located);
     expect(log, 'nothing was started').not.toMatch(/process started/);
+    expect(readdirSync(tmp).filter((f) => f.startsWith('body_bridge')), `left in the launch's TMPDIR ${tmp}`).toEqual([]);
   }
 
   it("a user's project without a ROS2ControlItem: the launch stops at once, the problem located in the project, nothing started", async () => {
@@ -521,17 +537,10 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
   const tmpDir = (): string => mkdtempSync(join(scratch, 'tmp-'));
   const secondsSince = (t: number): number => +((Date.now() - t) / 1000).toFixed(2);
 
-  /** Ctrl-C on the launch; afterwards neither a process it started nor a node of it is left. */
-  async function endsClean(launch: Proc): Promise<void> {
-    const tree = processTree(launch.child.pid!).map(seen).filter((p) => p !== null);
-    await ctrlC(launch);
-    expect(tree.filter(alive).map((p) => `${p.pid} ${p.name}`), 'processes of the launch left').toEqual([]);
-    await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
-  }
-
   it.skipIf(!moveGroup?.ok)('move_group before body_bridge: it waits robot_description_timeout, ends, is started again and plans once the node serves', async () => {
     const setup = await installedPackage();
-    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge moveit.launch.py body_file:=${pa10} robot_description_timeout:=${DESCRIPTION_WAIT}`), { ...process.env, TMPDIR: tmpDir() });
+    const tmp = tmpDir();
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge moveit.launch.py body_file:=${pa10} robot_description_timeout:=${DESCRIPTION_WAIT}`), { ...process.env, TMPDIR: tmp });
     const log = launch.output;
     const bridge = await holdAtStart(launch.child.pid!, isBodyBridge, START_MS);
     const held = Date.now();
@@ -556,7 +565,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     expect(deaths.length, 'move_group ended at least once').toBeGreaterThan(0);
     expect(deaths.filter((d) => !/^move_group-/.test(d.process)), 'nothing but move_group ended').toEqual([]);
     expect(alive(bridge.held), 'the same body_bridge process throughout').toBe(true);
-    await endsClean(launch);
+    await endsClean(launch, node, tmp);
   }, 1_800_000);
 
   it.skipIf(!choreonoid?.ok || !control?.ok)(`the spawners before Choreonoid: Choreonoid held ${SLOW_CHOREONOID_SECONDS} s at its start, the spawners wait, then every controller is active and the arm moves`, async () => {
@@ -580,12 +589,13 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     report.push({ case: `the spawners before Choreonoid (PA10, Choreonoid held ${SLOW_CHOREONOID_SECONDS} s)`, controllersActiveAfterResumeSeconds: secondsSince(resumed) });
     await moveArm(node, tmp, launch, START_MS);
     expect(deathsIn(log()), 'nothing died').toEqual([]);
-    await endsClean(launch);
+    await endsClean(launch, node, tmp);
   }, 1_800_000);
 
   it.skipIf(!choreonoid?.ok || !control?.ok)(`Choreonoid held past the spawners' deadline (controller_manager_timeout:=${MANAGER_WAIT}): the launch stops, exit status 1, naming the controllers and the deadline`, async () => {
     const setup = await installedPackage();
-    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${pa10} moveit:=false controller_manager_timeout:=${MANAGER_WAIT}`), { ...process.env, TMPDIR: tmpDir() });
+    const tmp = tmpDir();
+    const launch = procs.start('bash', sourced(setup, `ros2 launch body_bridge simulation.launch.py body_file:=${pa10} moveit:=false controller_manager_timeout:=${MANAGER_WAIT}`), { ...process.env, TMPDIR: tmp });
     const log = launch.output;
     const exited = new Promise<number | null>((r) => launch.child.once('exit', (code) => r(code)));
     const sim = await holdAtStart(launch.child.pid!, (s) => s.name === 'choreonoid', START_MS);
@@ -607,6 +617,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     expect(code, `the launch ends with exit status 1:\n${log().slice(-3000)}`).toBe(1);
     expect(ours.filter(alive).map((p) => `${p.pid} ${p.name}`), 'processes of the launch left').toEqual([]);
     await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
+    expect(readdirSync(tmp).filter((f) => f.startsWith('body_bridge')), `left in the launch's TMPDIR ${tmp}`).toEqual([]);
   }, 1_800_000);
 });
 
@@ -628,17 +639,17 @@ describe.skipIf(skipWithout(ros))('a ROS domain shared with another launch', () 
   it('two launches of one robot, then two /clock publishers: each node says so with the domain, and when it is over', async () => {
     const setup = await installedPackage();
     const model = join(corpusDir, 'choreonoid/share/model/PA10/PA10.body');
-    const env = (): NodeJS.ProcessEnv => ({ ...process.env, TMPDIR: mkdtempSync(join(scratch, 'tmp-')) });
-    const first = procs.start('bash', sourced(setup, `ros2 launch body_bridge bridge.launch.py body_file:=${model}`), env());
+    const tmps = [mkdtempSync(join(scratch, 'tmp-')), mkdtempSync(join(scratch, 'tmp-'))];
+    const first = procs.start('bash', sourced(setup, `ros2 launch body_bridge bridge.launch.py body_file:=${model}`), { ...process.env, TMPDIR: tmps[0] });
     await waitFor('the first launch serving', 60_000, () => /Robot initialized: PA10/.test(first.output()) || undefined, first.output);
     const started = Date.now();
-    const second = procs.start('bash', sourced(setup, `ros2 launch body_bridge bridge.launch.py body_file:=${model}`), env());
+    const second = procs.start('bash', sourced(setup, `ros2 launch body_bridge bridge.launch.py body_file:=${model}`), { ...process.env, TMPDIR: tmps[1] });
     // bridge.launch.py's default node_name.
     const sameName = new RegExp(`2 nodes named /body_bridge are on this ROS domain \\(ROS_DOMAIN_ID=${process.env.ROS_DOMAIN_ID}\\)`);
     await waitFor('the first node naming the second', SHARED_DOMAIN_SECONDS * 1000, () => sameName.test(first.output()) || undefined, first.output);
     const firstSaid = (Date.now() - started) / 1000;
     await waitFor('the second node naming the first', SHARED_DOMAIN_SECONDS * 1000, () => sameName.test(second.output()) || undefined, second.output);
-    await ctrlC(second);
+    await endsClean(second, null, tmps[1]!);
     await waitFor('the first node saying it is alone again', SHARED_DOMAIN_SECONDS * 1000, () => /\/body_bridge is the only node of its name on this ROS domain again/.test(first.output()) || undefined, first.output);
 
     const clock = (sec: number): Proc => procs.start('bash', sourced(setup, `ros2 topic pub -r 5 /clock rosgraph_msgs/msg/Clock "{clock: {sec: ${sec}}}"`), process.env);
@@ -649,6 +660,6 @@ describe.skipIf(skipWithout(ros))('a ROS domain shared with another launch', () 
     await waitFor('the node saying /clock has one publisher or none', SHARED_DOMAIN_SECONDS * 1000, () => /\/clock has one publisher or none on this ROS domain again/.test(first.output()) || undefined, first.output);
     report.push({ case: 'a second launch on the domain', namedAfterSeconds: +firstSaid.toFixed(1) });
     expect(deathsIn(first.output()), 'nothing died').toEqual([]);
-    await ctrlC(first);
+    await endsClean(first, null, tmps[0]!);
   }, 300_000);
 });
