@@ -584,7 +584,7 @@ function summary(report: Record<string, Any>): string {
         const tracking = Object.entries(r.largestTrackingError as Record<string, number>).map(([j, v]) => `${j} ${mrad(v)}`).join(', ');
         const final = Math.max(0, ...Object.values(r.largestFinalError as Record<string, number>));
         const tip = Math.max(0, ...r.executions.map((e: Any) => e.tipFromGoal?.position ?? 0));
-        const refused = r.executions.filter((e: Any) => e.refusedOnce !== null && e.refusedOnce !== undefined).length;
+        const refused = r.executions.filter((e: Any) => e.refusedOnce !== null).length;
         return `  ${name}: ${ok}/${r.executions.length} executed${refused ? ` (${refused} asked twice, refused first as GOAL_STATE_INVALID)` : ''}; largest tracking error (mrad or mm) ${tracking}; largest final error ${mrad(final)}; tip from goal ≤ ${mrad(tip)} mm`;
       }
       return `  ${name}: Choreonoid ${r.choreonoid.toFixed(4)} m, odometry ${r.odometry.toFixed(4)} m for ${r.commanded.seconds.toFixed(3)} s at ${r.commanded.speed} m/s`;

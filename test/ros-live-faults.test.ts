@@ -56,13 +56,13 @@
 //   node names the other within SHARED_DOMAIN_SECONDS, with the domain, and says when it is over; nothing dies.
 // Skipped, with the reason, where ROS 2, rclnodejs, Choreonoid with ROS2ControlItem or ros2_controllers are absent
 // (the shared domain: where ROS 2 or rclnodejs are).
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import { type Any, closeObserver, type Proc, installedPackage, liveRos, observerNode, ownRosDomain, processGroup, processTree, sleep, sourced, waitFor } from './support/live-rig.js';
-import { alive, deathsIn, holdAtStart, isBodyBridge, moveArm, otherNodes, type Seen, seen } from './support/launch-live.js';
+import { alive, deathsIn, holdAtStart, isBodyBridge, moveArm, otherNodes, ourFilesIn, type Seen, seen } from './support/launch-live.js';
 import { skipWithout } from './support/peer-skip.js';
 import { askMoveGroup, MOVEIT_SUCCESS, type PlanAnswer, type SceneAnswer, startMoveGroupProbe } from './support/move-group-probe.js';
 import { findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup } from './support/peers.js';
@@ -142,8 +142,7 @@ async function ctrlC(launch: Proc): Promise<void> {
 
 /**
  * The end of a case (the issue's "leftovers"): Ctrl-C on the launch, and then no process it started, no node of it
- * on the ROS graph, and nothing of body_bridge's in its TMPDIR (launch_ros's own launch_params_* files stay there:
- * launch_ros does not delete them).
+ * on the ROS graph, and nothing of body_bridge's in its TMPDIR (ourFilesIn).
  */
 async function endsClean(launch: Proc, observer: Any | null, tmp: string): Promise<void> {
   const tree = processTree(launch.child.pid!).map(seen).filter((p) => p !== null);
@@ -151,7 +150,7 @@ async function endsClean(launch: Proc, observer: Any | null, tmp: string): Promi
   expect(tree.filter(alive).map((p) => `${p.pid} ${p.name}`), 'processes of the launch left').toEqual([]);
   // (The shared domain's case has no observer node of its own: the other launch is still on the graph there.)
   if (observer) await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(observer).length === 0 || undefined, () => otherNodes(observer).join(', '));
-  expect(readdirSync(tmp).filter((f) => f.startsWith('body_bridge')), `left in the launch's TMPDIR ${tmp}`).toEqual([]);
+  expect(ourFilesIn(tmp), `left in the launch's TMPDIR ${tmp}`).toEqual([]);
 }
 
 describe.skipIf(skipAll)('the running chain under faults: parts killed, restarted, edited, late or loaded', () => {
@@ -504,7 +503,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     expect(code, 'the launch fails').not.toBe(0);
     expect(log).toMatch(located);
     expect(log, 'nothing was started').not.toMatch(/process started/);
-    expect(readdirSync(tmp).filter((f) => f.startsWith('body_bridge')), `left in the launch's TMPDIR ${tmp}`).toEqual([]);
+    expect(ourFilesIn(tmp), `left in the launch's TMPDIR ${tmp}`).toEqual([]);
   }
 
   it("a user's project without a ROS2ControlItem: the launch stops at once, the problem located in the project, nothing started", async () => {
@@ -617,7 +616,7 @@ describe.skipIf(skipAll)('the running chain under faults: parts killed, restarte
     expect(code, `the launch ends with exit status 1:\n${log().slice(-3000)}`).toBe(1);
     expect(ours.filter(alive).map((p) => `${p.pid} ${p.name}`), 'processes of the launch left').toEqual([]);
     await waitFor("the ROS graph empty of the launch's nodes", 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
-    expect(readdirSync(tmp).filter((f) => f.startsWith('body_bridge')), `left in the launch's TMPDIR ${tmp}`).toEqual([]);
+    expect(ourFilesIn(tmp), `left in the launch's TMPDIR ${tmp}`).toEqual([]);
   }, 1_800_000);
 });
 

@@ -12,7 +12,7 @@
 // Each case's figures (seconds to exit, processes, exit codes) go to build/live-shutdown/report.json and the console.
 // Skipped, with the reason, where ROS 2 or rclnodejs is absent; the launches that need Choreonoid, rviz2 (and Xvfb)
 // or move_group each skip where theirs is absent.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ import {
   waitFor,
   type XDisplay,
 } from './support/live-rig.js';
-import { alive, deathsIn, moveArm, otherNodes, type Seen, seen } from './support/launch-live.js';
+import { alive, deathsIn, moveArm, otherNodes, ourFilesIn, type Seen, seen } from './support/launch-live.js';
 import { skipWithout } from './support/peer-skip.js';
 import { findChoreonoidRos, findChoreonoidRos2Control, findMoveGroup, findRviz2, findXvfb, type Lookup } from './support/peers.js';
 
@@ -304,7 +304,7 @@ describe.skipIf(skipAll)('Ctrl-C on each launch, at each phase, ends everything 
     expect(unexplained, tail).toEqual([]);
     // A node that ended cleanly leaves the graph at once; give discovery a moment to say so.
     await waitFor('the ROS graph empty of the launch\'s nodes', 15_000, () => otherNodes(node).length === 0 || undefined, () => otherNodes(node).join(', '));
-    expect(readdirSync(join(scratch, 'tmp')).filter((f) => f.startsWith('body_bridge')), 'left in the launch\'s temporary folder').toEqual([]);
+    expect(ourFilesIn(join(scratch, 'tmp')), 'left in the launch\'s temporary folder').toEqual([]);
   }
 
   for (const c of CASES) {

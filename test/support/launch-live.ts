@@ -7,6 +7,12 @@ import { parse as parseYaml } from 'yaml';
 import { expect } from 'vitest';
 import { type Any, commandLine, type Proc, processTree, waitFor } from './live-rig.js';
 
+/**
+ * What of body_bridge's a launch left in its temporary folder (TMPDIR): its generated files are named body_bridge*
+ * and go as `ros2 launch` exits; launch_ros's own launch_params_* files stay (launch_ros does not delete them).
+ */
+export const ourFilesIn = (tmp: string): string[] => readdirSync(tmp).filter((f) => f.startsWith('body_bridge'));
+
 /** A process as seen at one moment: pid, name and start time (so a reused pid is not taken for it). */
 export interface Seen {
   pid: number;
