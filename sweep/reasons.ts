@@ -119,10 +119,13 @@ export const REASONS: Reason[] = [
   {
     models: /WRS2018\/model\/Spreader\.body$/,
     reason:
-      'Not explained yet. Its BASE reaches 0.153 m below the floor at its model pose, so the generated project lifts it ' +
-      '0.154 m (its row of 10:34 UTC on 28 Nov 2026 started it inside the floor, and passed); it rests on BASE, its ' +
-      'flange wedges 11.5 mm above the floor by the model, and does not turn over, yet FLANGE_WEDGE_R bears 0.10 N·m at rest ' +
-      'where its gains were designed for no load (Measured).',
+      'It does not stand as modelled: its centre of mass (BASE 4 kg at x = −0.10 m, each wedge 1 kg at x ≈ 0.25 m: together ' +
+      'x = 0.015 m) lies 0.22 m ahead of the front edge of its stand (the box under BASE, x −0.32 to −0.21 m), so, lifted ' +
+      '0.154 m onto the floor, it tips forward onto its front and rests turned 17° (its root, Measured). The wedges turn about ' +
+      "axes vertical in the model's attitude, where body_bridge designed their gains (no gravity load: P from the bandwidth " +
+      'alone, 0.1 mrad allowed); tilted 17°, gravity turns each with m·g·sin 17°·0.024 m = 0.069 N·m (its centre of mass ' +
+      '0.024 m off the axis), and FLANGE_WEDGE_L bore 0.069 N·m (R 0.10). The fact is the model\'s; the weakness is that ' +
+      "body_bridge designs a free body's gains at its model attitude (docs/control.md, \"Gains from the model\").",
   },
   {
     models: /simple_vehicle_with_rangesensor\.wrl$/,
@@ -135,9 +138,11 @@ export const REASONS: Reason[] = [
     models: /RH2\/RH2_withoutArm_withoutSensor\.wrl$/,
     reason:
       'Its drive wheels cruise at 1.96 rad/s, not the 2.0 commanded (the probe, over its second of full speed): ' +
-      "Choreonoid's velocity_pd is P alone (body_bridge's P for MAIN_WHEEL1: 8.38 N·m·s/rad), so a steady drag of about " +
-      '0.3 N·m per wheel (the casters, rolling) leaves that 2 % error — body_bridge\'s, its velocity loops have no integral ' +
-      'action. And they turned for the equivalent of 2.90 s at that speed, not 3.0 (their travel over it), on this loaded ' +
+      "Choreonoid's velocity_pd is P alone, so a steady drag of about 0.3 N·m per wheel (the casters, rolling) against " +
+      "body_bridge's P for MAIN_WHEEL1, 8.37 N·m·s/rad, leaves that 2 % error. That P is already the most the 1 ms step " +
+      'carries: with the wheel spinning free (lifted, or slipping) it turns its own 0.0084 kg·m², and P·T/I = 0.99 is the ' +
+      "design's half of the step's bound (docs/control.md, \"Stability at the step\"; 10 Hz at the 0.187 kg·m² it turns on the " +
+      'floor would be 11.8), and velocity_pd has no integral action to take the rest. And they turned for the equivalent of 2.90 s at that speed, not 3.0 (their travel over it), on this loaded ' +
       "machine: 0.567 m, just short. Its five siblings with the same base drove 0.571–0.584 m in the same sweep, and it " +
       '0.580 m before.',
   },

@@ -115,6 +115,11 @@ export const LOAD_FLOOR = 0.1;
 export const SETTLED = { angle: 1e-3, rise: 1e-3 };
 /** A free root turned past this (rad) has fallen over. */
 export const FALLEN = Math.PI / 4;
+/**
+ * A free root turned past this (rad), short of FALLEN, rests in another attitude than its model's: the gains were
+ * designed at the model's attitude (docs/control.md), so an axis vertical there may bear gravity now.
+ */
+export const TILTED = (2 * Math.PI) / 180;
 
 /**
  * What the results themselves show about a failure, as measured facts: Choreonoid's words for a model it did not
@@ -144,6 +149,9 @@ export function measuredFacts(r: ModelResult): string[] {
     if (t.controllerSaid) facts.push(`${t.controller} said "${t.controllerSaid}"`);
   }
   if (r.root && r.root.angle > FALLEN) facts.push(`the body fell over: its root turned ${Math.round((r.root.angle * 180) / Math.PI)}° (${(-r.root.rise).toFixed(2)} m lower) by the time the goals were judged`);
+  else if (r.root && r.root.angle > TILTED) {
+    facts.push(`the body came to rest in another attitude than its model's: its root had turned ${((r.root.angle * 180) / Math.PI).toPrecision(2)}° from where it started by the time the goals were judged`);
+  }
   if (r.explosion && !r.explosion.pass && r.explosion.worst) facts.push(`explosion watch: ${figure(r.explosion.worst)}`);
   return facts;
 }

@@ -291,6 +291,8 @@ describe('the table', () => {
     { what: 'a failing goal within its design load: no load fact', row: { ...ok, trajectories: [{ ...ok.trajectories[0]!, probe: verdict(false, 0.02, 0.002), loads: { J1: { effort: 20, gravity: 15 } } }] }, expected: [] },
     { what: 'a prismatic joint at rest, in N', row: { ...ok, rest: { pass: false, worst: { what: 'H', value: 0.003, bound: 0.001, unit: 'm' }, joints: 1, loads: { H: { effort: 40, gravity: 10 } } } }, expected: ['at rest: H bore 40.0 N, 4.0× the 10.0 N of gravity its gains hold within the sag'] },
     { what: 'a body that fell, and exploded', row: { ...ok, rest: { ...verdict(false, 0.01, 0.001), joints: 1 }, root: { angle: Math.PI / 2, rise: -0.45 }, explosion: verdict(false, 300, 100, 'J2', 'rad/s') }, expected: ['the body fell over: its root turned 90° (0.45 m lower) by the time the goals were judged', 'explosion watch: J2 300 ≤ 100 rad/s'] },
+    { what: 'a body that came to rest tilted 17°', row: { ...ok, rest: { ...verdict(false, 0.0027, 0.0001), joints: 2 }, root: { angle: 0.2954, rise: -0.066 } }, expected: ["the body came to rest in another attitude than its model's: its root had turned 17° from where it started by the time the goals were judged"] },
+    { what: 'a body that settled by 1.9°: no attitude fact', row: { ...ok, rest: { ...verdict(false, 0.0027, 0.0001), joints: 2 }, root: { angle: (1.9 * Math.PI) / 180, rise: -0.001 } }, expected: [] },
     { what: 'not loaded: Choreonoid\'s words', row: notLoaded, expected: ['Choreonoid: "AGXVehicleContinuousTrackDevice | is not a node type"'] },
   ])('measured facts: $what', ({ row, expected }) => {
     expect(measuredFacts(row as ModelResult)).toEqual(expected);
