@@ -8,7 +8,9 @@ import atexit
 import json
 import os
 import shutil
+import signal
 import subprocess
+import threading
 
 import yaml
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
@@ -35,6 +37,25 @@ ARGUMENTS = {
     'ros2_control': ('', "A mode (position_pd, ...): robot_description carries the <ros2_control> block (docs/control.md); empty = the params file value"),
     'publish_joint_states': ('', 'true/false: publish the initial joint positions until another publisher appears; empty = the params file value'),
 }
+
+
+def _launch_takes_sigint(signum, frame):
+    """Nothing: launch has already heard the signal through its wakeup file descriptor."""
+
+
+def leave_ctrl_c_to_launch():
+    """Make a Ctrl-C reach launch's own handling only, never the Python code launch is running at that moment.
+
+    launch hears SIGINT through signal.set_wakeup_fd (launch/utilities/signal_management.py) and leaves Python's
+    handler in place, which raises KeyboardInterrupt wherever the main thread is. launch catches it around its
+    loop; one raised inside an action (this package's OpaqueFunctions, which run the body-bridge CLI, or asyncio
+    starting a process) ends that task, and launch then waits for it for ever, or loses the Ctrl-C. Seen on Humble
+    and Jazzy: a Ctrl-C as Choreonoid started hung simulation.launch.py, and one while the CLI ran was ignored and
+    the whole simulation started. A handler that does nothing keeps the wakeup descriptor (CPython writes it for
+    any Python handler) and raises nothing. Only the main thread may set one; a handler the user set is kept.
+    """
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _launch_takes_sigint)
 
 
 def declare(*names, **overrides):

@@ -59,4 +59,5 @@ def bridge_node(context):
 
 
 def generate_launch_description():
+    tools.leave_ctrl_c_to_launch()
     return LaunchDescription(tools.declare(*tools.ARGUMENTS) + [OpaqueFunction(function=bridge_node)])

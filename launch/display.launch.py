@@ -69,6 +69,7 @@ def rviz_node(context):
 
 
 def generate_launch_description():
+    tools.leave_ctrl_c_to_launch()
     share = FindPackageShare('body_bridge')
     arguments = tools.declare(*PASSED_ON) + [
         DeclareLaunchArgument(

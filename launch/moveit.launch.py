@@ -232,6 +232,7 @@ def moveit_nodes(context):
 
 
 def generate_launch_description():
+    tools.leave_ctrl_c_to_launch()
     arguments = tools.declare(
         'body_file', 'use_sim_time', 'params_file', 'joint_states_topic', 'free_root_frame', 'node_name', 'ros2_control', 'publish_joint_states',
         free_root_frame=('world', "A free root's parent on /tf_static and the SRDF's virtual joint parent; '' when something else publishes it"),

@@ -93,6 +93,7 @@ def project_nodes(context):
 
 
 def generate_launch_description():
+    tools.leave_ctrl_c_to_launch()
     arguments = [
         DeclareLaunchArgument('project_file', description='The Choreonoid project (.cnoid) to serve'),
         DeclareLaunchArgument('start_choreonoid', default_value='false',

@@ -237,6 +237,7 @@ def after_robot_description(start):
 
 
 def generate_launch_description():
+    tools.leave_ctrl_c_to_launch()
     arguments = tools.declare('body_file', 'params_file') + [
         DeclareLaunchArgument('project', default_value='',
                               description='A Choreonoid project of your own (checked first); empty = one made from the model'),
