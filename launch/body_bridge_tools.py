@@ -102,20 +102,42 @@ def positive_seconds(text, name):
     return value
 
 
-def run_cli(args):
-    """Runs body-bridge ARGS; returns its stderr (warnings, the summary). Raises RuntimeError when it fails."""
+class Interrupted(Exception):
+    """The body-bridge CLI ended by a Ctrl-C: SIGINT to the terminal's process group reaches it beside launch."""
+
+
+def _cli(args):
     result = subprocess.run(cli_command() + args, capture_output=True, text=True, timeout=600, check=False)
+    if result.returncode == -signal.SIGINT:
+        raise Interrupted('body-bridge %s ended by the Ctrl-C' % args[0])
     if result.returncode != 0:
         raise RuntimeError('body-bridge %s failed (exit %d):\n%s' % (args[0], result.returncode, result.stderr.strip()))
-    return result.stderr
+    return result
+
+
+def run_cli(args):
+    """Runs body-bridge ARGS; returns its stderr (warnings, the summary). Raises RuntimeError when it fails."""
+    return _cli(args).stderr
 
 
 def run_cli_json(args):
     """Runs body-bridge ARGS, which prints JSON; returns (the parsed JSON, its stderr). Raises RuntimeError when it fails."""
-    result = subprocess.run(cli_command() + args, capture_output=True, text=True, timeout=600, check=False)
-    if result.returncode != 0:
-        raise RuntimeError('body-bridge %s failed (exit %d):\n%s' % (args[0], result.returncode, result.stderr.strip()))
+    result = _cli(args)
     return json.loads(result.stdout), result.stderr
+
+
+def unless_interrupted(function):
+    """An OpaqueFunction's function that starts nothing once a Ctrl-C has ended the CLI it runs.
+
+    launch heard the same Ctrl-C (leave_ctrl_c_to_launch) and shuts down as soon as the function returns; the CLI's
+    end by it is no failure to report (launch would exit 1 with 'Caught exception in launch').
+    """
+    def run(context, *args, **kwargs):
+        try:
+            return function(context, *args, **kwargs)
+        except Interrupted:
+            return []
+    return run
 
 
 def node_parameters(parameters):

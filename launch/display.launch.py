@@ -92,4 +92,4 @@ def generate_launch_description():
         remappings=[('joint_states', LaunchConfiguration('joint_states_topic'))],
         parameters=[{'use_sim_time': ParameterValue(LaunchConfiguration('use_sim_time'), value_type=bool)}],
     )
-    return LaunchDescription(arguments + [bridge, gui, OpaqueFunction(function=rviz_node)])
+    return LaunchDescription(arguments + [bridge, gui, OpaqueFunction(function=tools.unless_interrupted(rviz_node))])

@@ -251,4 +251,4 @@ def generate_launch_description():
                               description="Seconds move_group waits for body_bridge's robot_description and robot_description_semantic; "
                                           'past it move_group ends and the launch starts it again (at most 3 times)'),
     ]
-    return LaunchDescription(arguments + [OpaqueFunction(function=moveit_nodes)])
+    return LaunchDescription(arguments + [OpaqueFunction(function=tools.unless_interrupted(moveit_nodes))])

@@ -110,4 +110,4 @@ def generate_launch_description():
                               description='With start_choreonoid: more arguments for Choreonoid, space-separated (a Python script to run once the project is loaded, options)'),
         DeclareLaunchArgument('share', default_value='', description="Choreonoid's share directory for ${SHARE}; empty: that of the choreonoid on PATH"),
     ]
-    return LaunchDescription(arguments + [OpaqueFunction(function=project_nodes)])
+    return LaunchDescription(arguments + [OpaqueFunction(function=tools.unless_interrupted(project_nodes))])

@@ -256,4 +256,4 @@ def generate_launch_description():
         DeclareLaunchArgument('controller_manager_timeout', default_value=CONTROLLER_MANAGER_TIMEOUT,
                               description="Seconds the spawners wait for Choreonoid's controller manager; past it the launch stops (exit status 1)"),
     ]
-    return LaunchDescription(arguments + [OpaqueFunction(function=simulation)])
+    return LaunchDescription(arguments + [OpaqueFunction(function=tools.unless_interrupted(simulation))])

@@ -1,5 +1,6 @@
-// Ctrl-C on every launch of the package, at every phase (issue 39): loading (the processes just started, the model
-// or the project still loading), running (everything served, controllers active, move_group ready) and, for the
+// Ctrl-C on every launch of the package, at every phase (issue 39): configuring (the launch file's body-bridge CLI
+// writing the configuration, before any process: moveit and simulation, whose CLI runs longest), loading (the
+// processes just started, the model or the project still loading), running (everything served, controllers active, move_group ready) and, for the
 // simulation, loading-controllers (a spawner's load request reaching the controller manager inside Choreonoid) and
 // mid-trajectory (a joint_trajectory_controller moving the arm). Ctrl-C as a terminal sends it: SIGINT
 // to the launch's whole process group; and once per launch as a supervisor sends it: SIGINT to `ros2 launch` alone.
@@ -51,10 +52,18 @@ const skipAll = skipWithout(ros);
 
 /** The issue's bound: every process of the launch ends within this after the SIGINT. */
 const STOP_SECONDS = 10;
+/** A process's command line, '' once it is gone. */
+const cmdline = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+};
 /** s (wall) to wait for a phase: generous, the machine runs builds beside the suite. */
 const PHASE_MS = 300_000;
 
-type Phase = 'loading' | 'loading-controllers' | 'running' | 'mid-trajectory';
+type Phase = 'configuring' | 'loading' | 'loading-controllers' | 'running' | 'mid-trajectory';
 type Target = 'group' | 'launch';
 
 /**
@@ -195,7 +204,7 @@ const missing = (...lookups: (Lookup<object> | null)[]): string | null => {
 const CASES: Case[] = [
   { name: 'bridge', command: () => `bridge.launch.py body_file:=${PA10}`, phases: ['loading', 'running'], skip: null },
   { name: 'display', command: () => `display.launch.py body_file:=${PA10}`, phases: ['loading', 'running'], skip: missing(rviz, xvfb), gui: true },
-  { name: 'moveit', command: () => `moveit.launch.py body_file:=${PA10}`, phases: ['loading', 'running'], skip: missing(moveGroup) },
+  { name: 'moveit', command: () => `moveit.launch.py body_file:=${PA10}`, phases: ['configuring', 'loading', 'running'], skip: missing(moveGroup) },
   {
     name: 'project',
     command: (scratch) => `project.launch.py project_file:=${servedProject(scratch)} start_choreonoid:=true rviz:=false`,
@@ -205,7 +214,7 @@ const CASES: Case[] = [
   {
     name: 'simulation',
     command: () => `simulation.launch.py body_file:=${PA10} moveit:=${ok(moveGroup) ? 'true' : 'false'}`,
-    phases: ['loading', 'loading-controllers', 'running', 'mid-trajectory'],
+    phases: ['configuring', 'loading', 'loading-controllers', 'running', 'mid-trajectory'],
     skip: missing(choreonoid, control),
   },
 ];
@@ -272,6 +281,13 @@ describe.skipIf(skipAll)('Ctrl-C on each launch, at each phase, ends everything 
   async function reach(c: Case, phase: Phase, launch: Proc, scratch: string): Promise<void> {
     const log = launch.output;
     const has = (re: RegExp) => () => re.test(log()) || undefined;
+    if (phase === 'configuring') {
+      // The launch file's body-bridge CLI (an OpaqueFunction) is writing the configuration: a Ctrl-C ends it with
+      // launch, and the launch must start nothing and end as for any other Ctrl-C (body_bridge_tools.unless_interrupted).
+      const cli = (): number | undefined => processTree(launch.child.pid!).find((pid) => cmdline(pid).includes('dist/cli/main.js'));
+      await waitFor(`${c.name}: the body-bridge CLI running`, PHASE_MS, cli, log, 5);
+      return;
+    }
     if (phase === 'loading') {
       // body_bridge has begun to load the model, and whatever else the launch starts is starting beside it. Not
       // earlier: a SIGINT within Node's own start-up, before any JavaScript runs, meets the default disposition (Node
