@@ -1,9 +1,10 @@
 // Ctrl-C on every launch of the package, at every phase (issue 39): configuring (the launch file's body-bridge CLI
 // writing the configuration, before any process: moveit and simulation, whose CLI runs longest), loading (the
-// processes just started, the model or the project still loading), running (everything served, controllers active, move_group ready) and, for the
-// simulation, loading-controllers (a spawner's load request reaching the controller manager inside Choreonoid) and
-// mid-trajectory (a joint_trajectory_controller moving the arm). Ctrl-C as a terminal sends it: SIGINT
-// to the launch's whole process group; and once per launch as a supervisor sends it: SIGINT to `ros2 launch` alone.
+// processes just started, the model or the project still loading), running (everything served, controllers
+// active, move_group ready) and, for the simulation, loading-controllers (a spawner's load request reaching the
+// controller manager inside Choreonoid) and mid-trajectory (a joint_trajectory_controller moving the arm). Ctrl-C as
+// a terminal sends it: SIGINT to the launch's whole process group; and once per launch as a supervisor sends it:
+// SIGINT to `ros2 launch` alone.
 // Each time:
 //   - the launch exits with status 0 within STOP_SECONDS, and every process it started has ended by then;
 //   - no process ends by a crash (a core dump, an abort, a segmentation fault); a process that dies by the SIGINT
