@@ -22,6 +22,7 @@ import { corpusDir, projectRoot, requireShared } from './support/oracle.js';
 import {
   type Any,
   closeObserver,
+  commandLine,
   guiEnv,
   installedPackage,
   liveRos,
@@ -53,14 +54,6 @@ const skipAll = skipWithout(ros);
 
 /** The issue's bound: every process of the launch ends within this after the SIGINT. */
 const STOP_SECONDS = 10;
-/** A process's command line, '' once it is gone. */
-const cmdline = (pid: number): string => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-};
 /** s (wall) to wait for a phase: generous, the machine runs builds beside the suite. */
 const PHASE_MS = 300_000;
 
@@ -285,7 +278,7 @@ describe.skipIf(skipAll)('Ctrl-C on each launch, at each phase, ends everything 
     if (phase === 'configuring') {
       // The launch file's body-bridge CLI (an OpaqueFunction) is writing the configuration: a Ctrl-C ends it with
       // launch, and the launch must start nothing and end as for any other Ctrl-C (body_bridge_tools.unless_interrupted).
-      const cli = (): number | undefined => processTree(launch.child.pid!).find((pid) => cmdline(pid).includes('dist/cli/main.js'));
+      const cli = (): number | undefined => processTree(launch.child.pid!).find((pid) => commandLine(pid).includes('dist/cli/main.js'));
       await waitFor(`${c.name}: the body-bridge CLI running`, PHASE_MS, cli, log, 5);
       return;
     }
