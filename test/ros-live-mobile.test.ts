@@ -15,7 +15,8 @@
 // - model alone: a pose goal for the arm's tip given in world (the tip's pose at a chosen arm state, by move_group's
 //   /compute_fk with the base where it now stands) is planned and executed; the tip by body_bridge's /tf ends within
 //   TIP_TOLERANCE of it plus what the base's creep meanwhile carries the tip by (/tf's base at the end against the
-//   one MoveIt planned from; itself within BASE_CREEP_TOLERANCE), and by Choreonoid's link poses within that plus
+//   one MoveIt planned from, its virtual joint just before the plan; itself within BASE_CREEP_TOLERANCE), and by
+//   Choreonoid's link poses within that plus
 //   what the odometry's error moves the tip (the base's odometry pose against Choreonoid's, carried to the tip);
 // - in the project: the arm goes to START (stretched out low to the left), then a goal (the same to the right) whose
 //   straight joint-space path runs through the table is planned around it and executed: FCL
@@ -101,10 +102,14 @@ const ODOMETRY_TOLERANCE = 0.03;
 /** m, rad: the tip against a pose goal (MoveIt's tolerances 1 mm and 0.01 rad, the PD gains' sag, tracking). */
 const TIP_TOLERANCE = { position: 0.005, angle: 0.02 };
 /**
- * m: how far the base, standing on velocity-held wheels, may carry the tip while the arm moves (28 Nov 2026, before
- * this was measured: RH2 with its arm ended 5.4 mm from the goal by /tf while 1.1 mm from it in the base frame).
+ * m: how far the base, standing on velocity-held wheels, may carry the tip while the arm moves. RH2 with its arm: 4.3
+ * and 5.4 mm (28 Nov 2026). Ours: 0.05–0.3 mm in most runs, but 13–15 mm in 3 of 17 here and once on CI (29 Nov 2026): the
+ * base had come to rest from the drive with its yaw 0.02 rad short of where other runs' braking left it, and the
+ * arm's motion let it turn the rest, pivoting on one wheel, to the same wheel angles (within 5 mrad) as those runs
+ * (docs/control.md). In one more run /tf's base moved 7 mm (carried to the tip) between the drive's end and the plan
+ * (`settledBeforePlan`).
  */
-const BASE_CREEP_TOLERANCE = 0.01;
+const BASE_CREEP_TOLERANCE = 0.025;
 /**
  * MoveIt's velocity and acceleration scaling for the arm's motions: slow, as near a table. With an earlier form of
  * the model (a fourth ball under the base) the turret (ARM_J1) swinging the stretched-out arm lagged 5.4–5.6 mrad
@@ -305,8 +310,13 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
       const fk = answer.steps[1] as { frame: string; pose: number[] };
       expect(fk.frame).toBe('world');
       const goal = poseOfList(fk.pose);
-      const moved = await probeMoveIt({ timeout: 300, group: GROUP, tip: TIP, scaling: SCALING, planning_time: 10, steps: [{ kind: 'pose', execute: true, goal: { frame: 'world', position: fk.pose.slice(0, 3), orientation: fk.pose.slice(3) } }] }, log);
-      const plan = moved.steps[0] as PlanAnswer;
+      // The scene just before the plan: the base MoveIt plans from (its virtual joint, from /tf), which is where
+      // the base's creep while the arm moves is measured from.
+      const moved = await probeMoveIt({ timeout: 300, group: GROUP, tip: TIP, scaling: SCALING, planning_time: 10, steps: [{ kind: 'scene' }, { kind: 'pose', execute: true, goal: { frame: 'world', position: fk.pose.slice(0, 3), orientation: fk.pose.slice(3) } }] }, log);
+      const planned = (moved.steps[0] as SceneAnswer).virtual;
+      expect(planned, "MoveIt's virtual joint before the plan").not.toBeNull();
+      const plannedFrom: Pose = { translation: planned!.translation, rotation: rotationOf(planned!.rotation) };
+      const plan = moved.steps[1] as PlanAnswer;
       expect(plan.error_code, log().slice(-4000)).toBe(MOVEIT_SUCCESS);
       await sleep(2000);
       const end = sampleAt(run.probe().samples, Date.now() / 1000)!;
@@ -316,22 +326,39 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
       // What the odometry's error moves the tip by: the tip in the base frame (Choreonoid's), carried by each base pose.
       const tipInBase = composePose(invertPose(linkPose(end, ROOT)), tipChoreonoid);
       const carried = translationError(composePose(odometry, tipInBase), composePose(truth, tipInBase));
-      // The base MoveIt planned from is where /tf had it after the drive; a base that creeps while the arm swings
-      // (velocity-held wheels hold no position: docs/control.md) carries the tip along, in /tf too.
+      // A base that creeps while the arm swings (velocity-held wheels hold no position: docs/control.md) carries the
+      // tip along, in /tf too: /tf's base at the end against the one MoveIt planned from. Where the base stood
+      // between the drive's end and the plan is not creep: MoveIt plans from wherever /tf has it then.
       const baseTf = listener.tf.poseIn('world', ROOT, end.sim, undefined, 0.5);
       expect(baseTf, 'world → base on /tf').not.toBeNull();
-      const crept = translationError(composePose(baseTf!, tipInBase), composePose(odometry, tipInBase));
+      const crept = translationError(composePose(baseTf!, tipInBase), composePose(plannedFrom, tipInBase));
+      const creptAngle = rotationAngle(baseTf!.rotation, plannedFrom.rotation);
+      // The goal where the creep carried it: what the arm, its controller and /tf answer for, whatever the base did.
+      const goalOnBase = composePose(baseTf!, composePose(invertPose(plannedFrom), goal));
+      // The same in Choreonoid: its root from the plan's dispatch to the end, carrying the tip.
+      const dispatched = sampleAt(run.probe().samples, plan.sent);
+      const creptChoreonoid = dispatched ? translationError(composePose(linkPose(dispatched, ROOT), tipInBase), composePose(linkPose(end, ROOT), tipInBase)) : null;
+      // How far the arm swung (rad, its largest joint travel).
+      const swing = dispatched ? Math.max(...Object.keys(robot.reach).map((j) => Math.abs(end.q[j]! - dispatched.q[j]!))) : null;
       const figures = {
         goal: fk.pose,
         planningTime: plan.planning_time,
-        tipTf: { position: translationError(tipTf!, goal), angle: rotationAngle(tipTf!.rotation, goal.rotation), baseCreepCarried: crept },
+        // The base before the plan against the odometry's after the drive, carried to the tip (m).
+        settledBeforePlan: translationError(composePose(plannedFrom, tipInBase), composePose(odometry, tipInBase)),
+        baseCreepChoreonoid: creptChoreonoid,
+        swing,
+        tipTf: { position: translationError(tipTf!, goal), angle: rotationAngle(tipTf!.rotation, goal.rotation), baseCreepCarried: crept, baseCreepAngle: creptAngle },
+        tipTfOnBase: { position: translationError(tipTf!, goalOnBase), angle: rotationAngle(tipTf!.rotation, goalOnBase.rotation) },
         tipChoreonoid: { position: translationError(tipChoreonoid, goal), angle: rotationAngle(tipChoreonoid.rotation, goal.rotation), odometryCarried: carried },
         tipInBase: { position: translationError(composePose(invertPose(odometry), goal), tipInBase) },
       };
       report[key] = { ...(report[key] as object), pose: figures, scene: { objects: scene.objects.map((o) => o.id), allowed: scene.allowed, virtual: scene.virtual } };
+      expect(figures.settledBeforePlan, 'the tip carried by where the base went between the drive and the plan, nothing commanding it (m)').toBeLessThanOrEqual(BASE_CREEP_TOLERANCE);
       expect(crept, "the tip carried by the base's creep while the arm moved, by /tf (m)").toBeLessThanOrEqual(BASE_CREEP_TOLERANCE);
+      expect(figures.tipTfOnBase.position, 'tip by /tf against the goal carried by the creep (m)').toBeLessThanOrEqual(TIP_TOLERANCE.position);
+      expect(figures.tipTfOnBase.angle, 'tip by /tf against the goal carried by the creep (rad)').toBeLessThanOrEqual(TIP_TOLERANCE.angle);
       expect(figures.tipTf.position, 'tip by /tf against the goal in world (m)').toBeLessThanOrEqual(TIP_TOLERANCE.position + crept);
-      expect(figures.tipTf.angle).toBeLessThanOrEqual(TIP_TOLERANCE.angle);
+      expect(figures.tipTf.angle, 'tip by /tf against the goal in world (rad)').toBeLessThanOrEqual(TIP_TOLERANCE.angle + creptAngle);
       expect(figures.tipChoreonoid.position, 'tip in Choreonoid against the goal in world (m)').toBeLessThanOrEqual(TIP_TOLERANCE.position + crept + carried);
       expect(logComplaints(log(), ALLOWED), log().slice(-6000)).toEqual([]);
     } finally {
