@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { composePose, mulVec, quaternionFromMatrix, transpose } from '../src/model/math.js';
+import { composePose, mulVec, quaternionFromMatrix, rpyFromMatrix, transpose } from '../src/model/math.js';
 import type { Mat3, Pose, Vec3 } from '../src/model/types.js';
 import { installedChoreonoid } from '../src/project/path-variables.js';
 import { afterHumbleLines, logComplaints, planarDisplacement, type ProbeSample, sampleAt } from './support/control-live.js';
@@ -102,12 +102,12 @@ const ODOMETRY_TOLERANCE = 0.03;
 /** m, rad: the tip against a pose goal (MoveIt's tolerances 1 mm and 0.01 rad, the PD gains' sag, tracking). */
 const TIP_TOLERANCE = { position: 0.005, angle: 0.02 };
 /**
- * m: how far the base, standing on velocity-held wheels, may carry the tip while the arm moves. RH2 with its arm: 4.3
- * and 5.4 mm (28 Nov 2026). Ours: 0.05–0.3 mm in most runs, but 13–15 mm in 3 of 17 here and once on CI (29 Nov 2026): the
- * base had come to rest from the drive with its yaw 0.02 rad short of where other runs' braking left it, and the
- * arm's motion let it turn the rest, pivoting on one wheel, to the same wheel angles (within 5 mrad) as those runs
- * (docs/control.md). In one more run /tf's base moved 7 mm (carried to the tip) between the drive's end and the plan
- * (`settledBeforePlan`).
+ * m: how far the base, standing on velocity-held wheels, may carry the tip while the arm moves. RH2 with its arm:
+ * 4.3 and 5.4 mm (28 Nov 2026). Ours: 0.05–0.3 mm in most runs, but 13–15 mm in 3 of 17 here and once on CI (29 Nov
+ * 2026): the base had come to rest from the drive with its yaw 0.02 rad short of where other runs' braking left it,
+ * and the arm's motion let it turn the rest, pivoting on one wheel, to the same wheel angles (within 5 mrad) as
+ * those runs (docs/control.md: braking seems to leave the chassis rolled onto a tyre's edge). In one more run /tf's
+ * base moved 7 mm (carried to the tip) between the drive's end and the plan (`settledBeforePlan`).
  */
 const BASE_CREEP_TOLERANCE = 0.025;
 /**
@@ -347,6 +347,9 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
         settledBeforePlan: translationError(composePose(plannedFrom, tipInBase), composePose(odometry, tipInBase)),
         baseCreepChoreonoid: creptChoreonoid,
         swing,
+        // Choreonoid's root attitude (roll, pitch, yaw; rad) after the drive, at the plan's dispatch and at the end:
+        // where the base settles from its braking (docs/control.md).
+        baseAttitude: { afterDrive: rpyFromMatrix(truth.rotation), dispatched: dispatched ? rpyFromMatrix(linkPose(dispatched, ROOT).rotation) : null, end: rpyFromMatrix(linkPose(end, ROOT).rotation) },
         tipTf: { position: translationError(tipTf!, goal), angle: rotationAngle(tipTf!.rotation, goal.rotation), baseCreepCarried: crept, baseCreepAngle: creptAngle },
         tipTfOnBase: { position: translationError(tipTf!, goalOnBase), angle: rotationAngle(tipTf!.rotation, goalOnBase.rotation) },
         tipChoreonoid: { position: translationError(tipChoreonoid, goal), angle: rotationAngle(tipChoreonoid.rotation, goal.rotation), odometryCarried: carried },
