@@ -140,12 +140,18 @@ const EXPECTED: { line: RegExp; alongside?: (line: string, log: string) => boole
   },
   {
     line: /\[ERROR\] \[spawner-\d+\]: process has died \[pid \d+, exit code 1,/,
-    alongside: (_, log) => /\[spawner-\d+\] Fatal Python error: init_import_site: Failed to import the site module/.test(log),
+    alongside: (line, log) => {
+      const spawner = /\[(spawner-\d+)\]/.exec(line)![1]!;
+      const said = (text: string): boolean => log.includes(`[${spawner}] ${text}`);
+      return said('Fatal Python error: init_import_site: Failed to import the site module') || (said('KeyboardInterrupt') && said('ImportError: initialization failed'));
+    },
     phases: ['loading'],
     why:
-      "the SIGINT reached the spawner while its Python interpreter was still starting (importing `site`), before Python's own " +
-      "KeyboardInterrupt handling is in place: CPython prints 'Fatal Python error: init_import_site' and exits with status 1 " +
-      '(Humble, .ci/run 29 Nov 2026: Choreonoid and the spawners start once body_bridge serves the model, so a Ctrl-C at the model load can meet a spawner starting)',
+      'the SIGINT reached the spawner while its Python was still starting, before its KeyboardInterrupt can end it with the signal: ' +
+      "while importing `site` CPython prints 'Fatal Python error: init_import_site' and exits with status 1 (Humble, .ci/run 29 Nov 2026); " +
+      "while importing rclpy's C extension pybind11 turns the KeyboardInterrupt into 'ImportError: initialization failed', which ends " +
+      'the script with status 1 (Jazzy, .ci/run 29 Nov 2026). Choreonoid and the spawners start once body_bridge serves the model, so a ' +
+      'Ctrl-C at the model load can meet a spawner starting',
   },
   {
     line: /\[ERROR\] \[[\w-]+-\d+\]: process has died \[pid \d+, exit code 255,/,
