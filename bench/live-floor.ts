@@ -45,12 +45,6 @@ async function main(): Promise<void> {
   // wait set costs per message, measured against the default floor).
   if (process.env.LIVE_FLOOR_PARAMETER_SERVICES === '0') options.startParameterServices = false;
   const node = new rcl.Node(`live_floor_${process.pid}`, '', undefined, options);
-  // LIVE_FLOOR_EXTRA=N: N more wall timers (1 Hz) and N more subscriptions on topics nobody publishes.
-  const extra = Number(process.env.LIVE_FLOOR_EXTRA ?? 0);
-  for (let i = 0; i < extra; i++) {
-    node.createTimer(1_000_000_000n, () => undefined, new rcl.Clock(rcl.ClockType.STEADY_TIME));
-    node.createSubscription('std_msgs/msg/Empty', `/live_floor_${process.pid}_idle_${i}`, {}, () => undefined);
-  }
   // body_bridge's QoS for these topics: SensorDataQoS in, best effort (devices) out.
   const qos = new rcl.QoS(rcl.QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST, 5, rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT);
   for (const s of streams) {
