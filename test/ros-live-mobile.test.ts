@@ -14,10 +14,10 @@
 //   scene holds the project's static bodies in world, the floor allowed against the wheels and casters only;
 // - model alone: a pose goal for the arm's tip given in world (the tip's pose at a chosen arm state, by move_group's
 //   /compute_fk with the base where it now stands) is planned and executed; the tip by body_bridge's /tf ends within
-//   TIP_TOLERANCE of it plus what the base's creep meanwhile carries the tip by (/tf's base at the end against the
-//   one MoveIt planned from, its virtual joint just before the plan; itself within BASE_CREEP_TOLERANCE), and by
-//   Choreonoid's link poses within that plus
-//   what the odometry's error moves the tip (the base's odometry pose against Choreonoid's, carried to the tip);
+//   TIP_TOLERANCE of the goal as the base's creep meanwhile carried it (/tf's base at the end against the one MoveIt
+//   planned from, its virtual joint just before the plan; the creep itself within BASE_CREEP_TOLERANCE), within
+//   TIP_TOLERANCE plus the creep of the goal in world, and by Choreonoid's link poses within that plus what the
+//   odometry's error moves the tip (the base's odometry pose against Choreonoid's, carried to the tip);
 // - in the project: the arm goes to START (stretched out low to the left), then a goal (the same to the right) whose
 //   straight joint-space path runs through the table is planned around it and executed: FCL
 //   (test/peers/fcl_collide.cpp) finds no contact with the table's own box at any state Choreonoid's joints passed
