@@ -323,33 +323,37 @@ describe.skipIf(skipAll)('simulation.launch.py: a mobile manipulator drives in i
       const tipTf = listener.tf.poseIn('world', TIP, end.sim, undefined, 0.5);
       expect(tipTf, 'world → TOOL_link on /tf').not.toBeNull();
       const tipChoreonoid = linkPose(end, TIP_CHOREONOID);
-      // What the odometry's error moves the tip by: the tip in the base frame (Choreonoid's), carried by each base pose.
-      const tipInBase = composePose(invertPose(linkPose(end, ROOT)), tipChoreonoid);
-      const carried = translationError(composePose(odometry, tipInBase), composePose(truth, tipInBase));
+      const baseEnd = linkPose(end, ROOT);
+      // How far the tip moves between two poses of the base: the tip in the base frame (Choreonoid's), carried by each.
+      const tipInBase = composePose(invertPose(baseEnd), tipChoreonoid);
+      const tipMoved = (a: Pose, b: Pose): number => translationError(composePose(a, tipInBase), composePose(b, tipInBase));
+      // What the odometry's error moves the tip by.
+      const carried = tipMoved(odometry, truth);
       // A base that creeps while the arm swings (velocity-held wheels hold no position: docs/control.md) carries the
       // tip along, in /tf too: /tf's base at the end against the one MoveIt planned from. Where the base stood
       // between the drive's end and the plan is not creep: MoveIt plans from wherever /tf has it then.
       const baseTf = listener.tf.poseIn('world', ROOT, end.sim, undefined, 0.5);
       expect(baseTf, 'world → base on /tf').not.toBeNull();
-      const crept = translationError(composePose(baseTf!, tipInBase), composePose(plannedFrom, tipInBase));
+      const crept = tipMoved(baseTf!, plannedFrom);
       const creptAngle = rotationAngle(baseTf!.rotation, plannedFrom.rotation);
       // The goal where the creep carried it: what the arm, its controller and /tf answer for, whatever the base did.
       const goalOnBase = composePose(baseTf!, composePose(invertPose(plannedFrom), goal));
       // The same in Choreonoid: its root from the plan's dispatch to the end, carrying the tip.
       const dispatched = sampleAt(run.probe().samples, plan.sent);
-      const creptChoreonoid = dispatched ? translationError(composePose(linkPose(dispatched, ROOT), tipInBase), composePose(linkPose(end, ROOT), tipInBase)) : null;
+      const baseDispatched = dispatched ? linkPose(dispatched, ROOT) : null;
+      const creptChoreonoid = baseDispatched ? tipMoved(baseDispatched, baseEnd) : null;
       // How far the arm swung (rad, its largest joint travel).
       const swing = dispatched ? Math.max(...Object.keys(robot.reach).map((j) => Math.abs(end.q[j]! - dispatched.q[j]!))) : null;
       const figures = {
         goal: fk.pose,
         planningTime: plan.planning_time,
         // The base before the plan against the odometry's after the drive, carried to the tip (m).
-        settledBeforePlan: translationError(composePose(plannedFrom, tipInBase), composePose(odometry, tipInBase)),
+        settledBeforePlan: tipMoved(plannedFrom, odometry),
         baseCreepChoreonoid: creptChoreonoid,
         swing,
         // Choreonoid's root attitude (roll, pitch, yaw; rad) after the drive, at the plan's dispatch and at the end:
         // where the base settles from its braking (docs/control.md).
-        baseAttitude: { afterDrive: rpyFromMatrix(truth.rotation), dispatched: dispatched ? rpyFromMatrix(linkPose(dispatched, ROOT).rotation) : null, end: rpyFromMatrix(linkPose(end, ROOT).rotation) },
+        baseAttitude: { afterDrive: rpyFromMatrix(truth.rotation), dispatched: baseDispatched ? rpyFromMatrix(baseDispatched.rotation) : null, end: rpyFromMatrix(baseEnd.rotation) },
         tipTf: { position: translationError(tipTf!, goal), angle: rotationAngle(tipTf!.rotation, goal.rotation), baseCreepCarried: crept, baseCreepAngle: creptAngle },
         tipTfOnBase: { position: translationError(tipTf!, goalOnBase), angle: rotationAngle(tipTf!.rotation, goalOnBase.rotation) },
         tipChoreonoid: { position: translationError(tipChoreonoid, goal), angle: rotationAngle(tipChoreonoid.rotation, goal.rotation), odometryCarried: carried },
