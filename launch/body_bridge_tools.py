@@ -14,6 +14,7 @@ import threading
 
 import yaml
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
+from ament_index_python.resources import has_resource
 from launch.actions import DeclareLaunchArgument, EmitEvent, LogInfo, RegisterEventHandler
 from launch.event_handlers import OnProcessExit
 from launch.events import Shutdown
@@ -73,6 +74,12 @@ def cli_command():
     """The body-bridge CLI of the installed package, run by the same Node.js as the node's launcher."""
     main = os.path.join(get_package_prefix(PACKAGE), 'lib', PACKAGE + '_app', 'dist', 'cli', 'main.js')
     return [os.environ.get('BODY_BRIDGE_NODE', 'node'), main]
+
+
+def start_state_adapter_installed():
+    """body_bridge/FixStartStateBounds, the package's MoveIt plugin: built where MoveIt 2.10 or later was found
+    at build time (CMakeLists.txt), registered for pluginlib in the ament index as MoveIt looks it up."""
+    return has_resource('moveit_core__pluginlib__plugin', PACKAGE)
 
 
 def model_argument(body_file):

@@ -135,6 +135,7 @@ def moveit_nodes(context):
     # A project's free root hangs from world (placement_frame), MoveIt's virtual joint with it.
     free_root_frame = 'world' if served else get('free_root_frame')
     distro = os.environ.get('ROS_DISTRO', 'humble')
+    fix_start_state_bounds = distro != 'humble' and tools.start_state_adapter_installed()
     # --samples 0: the collision matrix move_group uses is the node's SRDF; only the YAML files are read here.
     # planning_ranges:=false: every joint plans over the model's limits (docs/moveit.md, "Planning ranges").
     report = tools.run_cli(['moveit', model, '-o', config_dir, '--samples', '0',
@@ -142,6 +143,9 @@ def moveit_nodes(context):
                             '--motion-step', get('motion_step'),
                             '--virtual-parent', free_root_frame or 'world',
                             '--ros-distro', distro if distro in ('humble', 'jazzy') else 'humble']
+                           # Jazzy's MoveIt refuses a start state a hair past a limit; the package's adapter plans
+                           # from the limit, as Humble's own FixStartStateBounds does (docs/moveit.md).
+                           + (['--fix-start-state-bounds'] if fix_start_state_bounds else [])
                            + tools.convention_args(parameters)
                            # The node's roles file (simulation.launch.py's roles_file:=): the same groups as its SRDF.
                            + (['--roles', parameters['roles_file']] if parameters.get('roles_file') else []))
@@ -186,6 +190,9 @@ def moveit_nodes(context):
             'trajectory_execution.allowed_start_tolerance': 0.01,
         })
     actions = [LogInfo(msg=line) for line in (served['report'].strip().splitlines() if served else []) if line]
+    if distro != 'humble' and not fix_start_state_bounds:
+        actions.append(LogInfo(msg='body_bridge/FixStartStateBounds is not installed (MoveIt was not found when body_bridge '
+                                   'was built): move_group refuses to plan from a joint past its limits, by however little'))
     actions += [
         bridge_include(context, served),
         LogInfo(msg='MoveIt configuration from %s in %s (%s)' % (model, config_dir, report.strip().splitlines()[-1])),

@@ -14,9 +14,10 @@ import { moveItConfig } from '../src/moveit/config.js';
 import { readGroupsFile } from '../src/moveit/groups-file.js';
 import { inferGroups, limbName } from '../src/moveit/groups.js';
 import { chainIk, jointLimitsYaml, kinematicsYaml } from '../src/moveit/limits.js';
+import { FIX_START_STATE_BOUNDS_PLUGIN } from '../src/moveit/ompl.js';
 import { homePositions } from '../src/moveit/srdf.js';
 import { toUrdf } from '../src/urdf/index.js';
-import { corpusDir } from './support/oracle.js';
+import { corpusDir, projectRoot } from './support/oracle.js';
 import { scratchDir } from './support/temp-dir.js';
 import { affine, joint, link, pose, shape } from './support/urdf-models.js';
 
@@ -362,6 +363,35 @@ describe('body-bridge moveit', () => {
     }
     const bad = await run(pa10, '-o', dir, '--ros-distro', 'rolling');
     expect(bad.status).toBe(2);
+  });
+
+  it.each([
+    ['humble', [], 'default_planner_request_adapters/FixStartStateBounds', 0.1],
+    ['humble', ['--fix-start-state-bounds'], 'default_planner_request_adapters/FixStartStateBounds', 0.1],
+    ['jazzy', [], 'default_planning_request_adapters/CheckStartStateBounds', undefined],
+    ['jazzy', ['--fix-start-state-bounds'], 'body_bridge/FixStartStateBounds', 0.1],
+  ])('%s %j: the start state goes through %s (start_state_max_bounds_error %s)', async (distro, flag, adapter, tolerance) => {
+    const dir = join(out, `pa10-start-${distro}-${flag.length}`);
+    const r = await run(pa10, '-o', dir, '--samples', '0', '--ros-distro', distro, ...flag);
+    expect(r.status, r.stderr).toBe(0);
+    const y = parse(readFileSync(join(dir, 'ompl_planning.yaml'), 'utf8')) as { request_adapters: string | string[]; start_state_max_bounds_error?: number };
+    const adapters = typeof y.request_adapters === 'string' ? y.request_adapters.split(' ') : y.request_adapters;
+    expect(adapters.filter((a) => /StartStateBounds$/.test(a))).toEqual([adapter]);
+    // The bounds check stays where MoveIt's default configuration has it: after the workspace, before collision.
+    expect(adapters.indexOf(adapter)).toBe(adapters.findIndex((a) => /StartStateCollision$/.test(a)) - 1);
+    expect(y.start_state_max_bounds_error).toBe(tolerance);
+  });
+
+  it('the plugin the launch names is the one the package builds and exports to pluginlib', () => {
+    const plugins = readFileSync(join(projectRoot, 'planning_adapter', 'plugins.xml'), 'utf8');
+    const cmake = readFileSync(join(projectRoot, 'CMakeLists.txt'), 'utf8');
+    const source = readFileSync(join(projectRoot, 'planning_adapter', 'fix_start_state_bounds.cpp'), 'utf8');
+    const library = /<library path="([^"]+)">/.exec(plugins)![1]!;
+    expect(cmake).toContain(`add_library(${library} SHARED planning_adapter/fix_start_state_bounds.cpp)`);
+    expect(cmake).toContain('pluginlib_export_plugin_description_file(moveit_core planning_adapter/plugins.xml)');
+    expect(plugins).toContain(`<class name="${FIX_START_STATE_BOUNDS_PLUGIN}" type="body_bridge::FixStartStateBounds" base_class_type="planning_interface::PlanningRequestAdapter">`);
+    expect(source).toContain('CLASS_LOADER_REGISTER_CLASS(body_bridge::FixStartStateBounds, planning_interface::PlanningRequestAdapter)');
+    expect(source).toContain(`return "${FIX_START_STATE_BOUNDS_PLUGIN}";`);
   });
 
   it('a robot name that is not a file name is made one; the SRDF keeps the name', () => {

@@ -51,6 +51,11 @@ const skip = skipWithout(ros) || skipWithout(findMoveGroup());
 const probeScript = join(projectRoot, 'test/peers/moveit_probe.py');
 const results = join(projectRoot, 'build', 'live-moveit');
 const SUCCESS = 1;
+const START_STATE_INVALID = -26; // moveit_msgs/MoveItErrorCodes
+/** How far past a joint's limit the start-state check starts it: within start_state_max_bounds_error (0.1), and beyond. */
+const START_PAST = { within: 0.005, beyond: 0.3 };
+/** Jazzy and later: MoveIt's request adapters of the new interface, body_bridge's FixStartStateBounds among them. */
+const AFTER_HUMBLE = process.env.ROS_DISTRO !== undefined && process.env.ROS_DISTRO !== 'humble';
 // MoveItErrorCodes: a goal whose joint values lie outside the robot model's bounds.
 const INVALID_GOAL_CONSTRAINTS = -16;
 const READY = 'You can start planning now!';
@@ -88,6 +93,7 @@ interface ProbeResult {
   plans?: (ProbePlan & { goal: unknown; seconds: number })[];
   self_collision?: { group: string | null; tries: number; state?: Record<string, number>; contacts?: string[][]; error_code?: number; planning_time?: number; points?: number };
   beyond_range?: { joint: string; group: string; goal: Record<string, number> | null; valid: boolean; error_code?: number; planning_time?: number; points?: number }[];
+  start_past_limits?: { group: string; joint: string | null; bound?: number; starts: { past: number; start: number; error_code: number; first: number | null; points: number }[] };
 }
 
 describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge serves', () => {
@@ -194,7 +200,8 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       };
       const answers = await probe({ ...request, checks: ['interfaces', 'home', 'joint', 'pose'] }, launch.output);
       const cleanLog = launch.output();
-      const refused = await probe({ ...request, checks: ['self_collision', 'beyond_range'] }, launch.output);
+      const refused = await probe({ ...request, checks: ['self_collision', 'beyond_range', 'start_past_limits'], start_past: [START_PAST.within, START_PAST.beyond] }, launch.output);
+      const refusedLog = launch.output().slice(cleanLog.length);
       await procs.stopAll();
       expect(existsSync(join(launchTmp, configDir!)), 'the launch\'s configuration folder after it ended').toBe(false);
 
@@ -221,6 +228,7 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
         selfCollision: refused.self_collision,
         beyondRange: refused.beyond_range,
         beyondRangeWithoutRanges: undefined as ProbeResult['beyond_range'],
+        startPastLimits: refused.start_past_limits,
         warnings: complaints(cleanLog),
         modelWarnings: modelWarnings(cleanLog),
       };
@@ -264,6 +272,23 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       for (const [a, b] of hit.contacts!) expect(srdf.disabled.has(pairKey(a!, b!)), `${a} / ${b}`).toBe(false);
       expect(hit.error_code, `goal in collision ${JSON.stringify(hit.contacts)}`).not.toBe(SUCCESS);
       expect(hit.points).toBe(0);
+
+      // A start state past a joint's limit: by a hair (a simulated joint held at its limit settles so), move_group
+      // plans from the limit (Humble: MoveIt's FixStartStateBounds, its trajectory starting where the joint is;
+      // Jazzy: body_bridge/FixStartStateBounds, which the launch put in CheckStartStateBounds's place, starting at
+      // the limit); well past it, the plan is refused (Jazzy: START_STATE_INVALID, naming the joint).
+      const past = refused.start_past_limits!;
+      expect(past.joint, `a joint of ${past.group} that stands at a limit without collision`).not.toBeNull();
+      const [within, beyond] = past.starts;
+      expect(within!.error_code, `${past.joint} started ${within!.past} past its limit ${past.bound}`).toBe(SUCCESS);
+      expect(within!.first, `the trajectory's first point of ${past.joint}`).toBeCloseTo(AFTER_HUMBLE ? past.bound! : within!.start, 9);
+      expect(beyond!.error_code, `${past.joint} started ${beyond!.past} past its limit ${past.bound}`).not.toBe(SUCCESS);
+      expect(beyond!.points).toBe(0);
+      if (AFTER_HUMBLE) {
+        expect(beyond!.error_code).toBe(START_STATE_INVALID);
+        expect(refusedLog, 'body_bridge/FixStartStateBounds on the start a hair past the limit').toMatch(new RegExp(`\\[INFO\\] \\[[\\d.]+\\] \\[move_group\\.body_bridge_fix_start_state_bounds\\]: Start state: joint '${past.joint}' at \\S+, limits \\[\\S+, \\S+\\], past them by \\S+ \\(within start_state_max_bounds_error 0\\.1\\): planning from the limit`));
+        expect(refusedLog, 'body_bridge/FixStartStateBounds on the start well past the limit').toMatch(new RegExp(`\\[ERROR\\] \\[[\\d.]+\\] \\[move_group\\.body_bridge_fix_start_state_bounds\\]: Start state out of bounds by more than start_state_max_bounds_error \\(0\\.1\\): joint '${past.joint}' at`));
+      }
 
       // move_group took joint_limits.yaml's min_position / max_position: a collision-free joint goal past a
       // planning range, within the URDF's limits, is beyond the joint's bounds to MoveIt, which clamps it to the

@@ -30,6 +30,11 @@ export const MOVEIT_USAGE = `usage: body-bridge moveit <model> -o DIR [--groups 
   --seed N                seed of the random states (default 0): the same seed gives the same SRDF
   --virtual-parent FRAME  parent frame of the floating virtual joint of a free root: world (default) or odom
   --ros-distro D          humble or jazzy: MoveIt's parameter names in ompl_planning.yaml (default: $ROS_DISTRO, else humble)
+  --fix-start-state-bounds
+                          jazzy: plan from a start state whose joints lie up to 0.1 past their limits through
+                          body_bridge/FixStartStateBounds (built with the package when MoveIt was there; the launch
+                          files pass this when it is installed), not MoveIt's CheckStartStateBounds, which refuses
+                          such a state. Humble's MoveIt does so with its own FixStartStateBounds
   --acceleration A        acceleration limit for every joint in joint_limits.yaml (rad/s², m/s²; default: each joint's velocity limit / 0.5 s)
 ${CONVENTION_USAGE}  --package-path DIR      directory holding ROS packages (for package:// in the model); repeatable
 `;
@@ -49,6 +54,7 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
     'virtual-parent': { type: 'string', default: 'world' },
     acceleration: { type: 'string' },
     'ros-distro': { type: 'string' },
+    'fix-start-state-bounds': { type: 'boolean', default: false },
     ...conventionOptions,
   });
   if (typeof args === 'number') return args;
@@ -81,7 +87,7 @@ export async function runMoveit(argv: string[], io: CommandIo = processIo()): Pr
   }
   const ros = loadRosModel(args.file, values, packagePath, io, usageError);
   if (typeof ros === 'number') return ros;
-  const options: MoveItOptions = { samples, barrierSamples, motionStep, seed, virtualParent, distro: distro, ...(acceleration !== undefined ? { acceleration } : {}) };
+  const options: MoveItOptions = { samples, barrierSamples, motionStep, seed, virtualParent, distro, fixStartStateBounds: values['fix-start-state-bounds'], ...(acceleration !== undefined ? { acceleration } : {}) };
   if (values.roles !== undefined) {
     const file = values.roles;
     try {

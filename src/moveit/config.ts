@@ -23,6 +23,8 @@ export interface MoveItOptions extends CollisionMatrixOptions, LimitOptions, Pla
   motionStep?: number;
   /** Which MoveIt's parameter names ompl_planning.yaml uses (default humble). */
   distro?: MoveItDistro;
+  /** Jazzy: plan from start states a hair past a limit through body_bridge/FixStartStateBounds (ompl.ts). */
+  fixStartStateBounds?: boolean;
   /** The joints' roles (inferred unless given: a roles file applied); planning groups hold only joints MoveIt may move. */
   roles?: RoleAnalysis;
 }
@@ -160,6 +162,7 @@ export function moveItConfig(ros: RosModel, options: MoveItOptions = {}): MoveIt
           options.distro,
           (joints) => (motionStep > 0 ? segmentFraction(model, joints, radii, motionStep, planningBounds) : MOVEIT_FRACTION),
           motionStep > 0 ? `longest_valid_segment_fraction: no point of the robot moves more than ${motionStep} m between the states OMPL checks for collisions (--motion-step).` : '',
+          options.fixStartStateBounds ?? false,
         ),
       },
       { name: 'moveit_controllers.yaml', text: controllersYaml(semantic.groups, model) },

@@ -10,7 +10,8 @@ Request:
    "home": {JOINT: VALUE}, "limits": {JOINT: [LOWER, UPPER]},
    "chains": [{"name": GROUP, "joints": [JOINT...], "tip": LINK}],
    "ranges": {JOINT: {"planning": [LOWER, UPPER], "model": [LOWER, UPPER]}},
-   "checks": ["interfaces", "home", "joint", "pose", "self_collision", "beyond_range", "execute", "world"], "collision_tries": 3000,
+   "checks": ["interfaces", "home", "joint", "pose", "self_collision", "beyond_range", "start_past_limits", "execute", "world"],
+   "collision_tries": 3000, "start_past": [M...],
    "executions": {"joint": 5, "pose": 3}, "settle": 1.5}
 
 Result:
@@ -20,6 +21,7 @@ Result:
               "joint_names", "points": [{"t", "p", "v", "a"}], "end": {"joint_error"} | {"position_error", "angle_error"}}],
    "self_collision": {"group", "tries", "state", "contacts", "error_code", "planning_time"} | {"group": null, "tries"},
    "beyond_range": [{"joint", "group", "goal", "valid", "error_code", "planning_time", "points"}],
+   "start_past_limits": {"group", "joint", "bound", "goal", "starts": [{"past", "start", "error_code", "first", "points"}]},
    "executions": [{"group", "kind": "joint"|"pose"|"position"|"orientation", "goal", "error_code", "joint_names",
                    "points", "sent", "done", "settled", "goal_fk"}],
    "world": {"objects": [{"id", "frame"}], "allowed": [[A, B]...], "current": VALIDITY,
@@ -41,6 +43,8 @@ Beyond a planning range. For each joint whose range joint_limits.yaml narrows ("
 narrowed ranges): a collision-free state of its first chain (/check_state_validity, which does not look at
 bounds) with that joint halfway between the planning range and the URDF's limit, the others random, asked
 for as a joint goal. move_group warns when a goal lies beyond a joint's bounds; the test reads its log.
+
+Start past a limit ("start_past_limits"): see start_past_limits().
 
 Goals. A joint goal, and the state a Cartesian goal is taken from, are random collision-free states the
 current state reaches along a straight line in joint space without collision (checked every STRAIGHT_STEP rad
@@ -170,12 +174,15 @@ class Probe:
         return [{'name': p.name, 'pipeline_id': p.pipeline_id, 'planner_ids': list(p.planner_ids)}
                 for p in res.planner_interfaces]
 
-    def plan(self, group, goal, planning_time, execute=False):
+    def plan(self, group, goal, planning_time, execute=False, start=None):
         g = MoveGroup.Goal()
         r = g.request
         r.group_name = group
         r.goal_constraints = [goal]
         r.start_state.is_diff = True  # move_group's current state: the node's joint_states and /tf_static
+        if start:  # joints that differ from it
+            r.start_state.joint_state.name = list(start)
+            r.start_state.joint_state.position = [float(v) for v in start.values()]
         r.num_planning_attempts = 1
         r.allowed_planning_time = float(planning_time)
         # What rviz's MotionPlanning panel sends too: a planner and a workspace (MoveIt's default, 10 m across).
@@ -423,6 +430,8 @@ def run(probe, request):
                          points=len(plan['points']))
             out['self_collision'] = found
             log(found['group'], 'goal in collision', found['contacts'], 'error code', plan['error_code'])
+    if 'start_past_limits' in checks:
+        out['start_past_limits'] = start_past_limits(probe, request, limits, planning_time)
     if 'beyond_range' in checks:
         beyond = []
         for joint, r in sorted(request.get('ranges', {}).items()):
@@ -446,6 +455,33 @@ def run(probe, request):
             beyond.append(entry)
         out['beyond_range'] = beyond
     return out
+
+
+def start_past_limits(probe, request, limits, planning_time):
+    """Plans from a start state whose joint lies past its limit: the first joint of the first chain that can stand
+    at its upper (else lower) limit and 0.2 inside it without collision, started request["start_past"] beyond
+    that limit (each amount in turn) with the chain's other joints where they are, aimed 0.2 inside it."""
+    chain = request['chains'][0]
+    current = probe.current(chain['joints'])
+    for joint in chain['joints']:
+        lo, hi = limits[joint]
+        if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo < 0.4:
+            continue
+        for bound, inward in ((hi, -1.0), (lo, 1.0)):
+            at_bound = dict(current, **{joint: bound})
+            goal = dict(current, **{joint: bound + 0.2 * inward})
+            if not (probe.check(at_bound)['valid'] and probe.check(goal)['valid']):
+                continue
+            out = {'group': chain['name'], 'joint': joint, 'bound': bound, 'goal': goal, 'starts': []}
+            for past in request.get('start_past', []):
+                start = {joint: bound - past * inward}
+                plan = probe.plan(chain['name'], joint_goal(goal), planning_time, start=start)
+                first = dict(zip(plan['joint_names'], plan['points'][0]['p'])) if plan['points'] else None
+                out['starts'].append({'past': past, 'start': start[joint], 'error_code': plan['error_code'],
+                                      'first': first[joint] if first else None, 'points': len(plan['points'])})
+                log(chain['name'], joint, 'started', past, 'past its limit: error code', plan['error_code'])
+            return out
+    return {'group': chain['name'], 'joint': None, 'starts': []}
 
 
 def main():
