@@ -51,7 +51,6 @@ const skip = skipWithout(ros) || skipWithout(findMoveGroup());
 const probeScript = join(projectRoot, 'test/peers/moveit_probe.py');
 const results = join(projectRoot, 'build', 'live-moveit');
 const SUCCESS = 1;
-const START_STATE_INVALID = -26; // moveit_msgs/MoveItErrorCodes
 /** How far past a joint's limit the start-state check starts it: within start_state_max_bounds_error (0.1), and beyond. */
 const START_PAST = { within: 0.005, beyond: 0.3 };
 /** Jazzy and later: MoveIt's request adapters of the new interface, body_bridge's FixStartStateBounds among them. */
@@ -234,6 +233,7 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       };
       summary[robot.name] = record;
       writeFileSync(join(results, `${robot.name}.json`), `${JSON.stringify(record, null, 2)}\n`);
+      writeFileSync(join(results, `${robot.name}.refused.log`), refusedLog);
       console.log(`${robot.name}: ${JSON.stringify({ ...record, plans: record.plans.map((p) => `${p.group}/${p.kind} ${p.errorCode} ${p.planningTime.toFixed(3)} s`) })}`);
       for (const g of robot.turning ?? []) expect(chains.find((c) => c.name === g)?.joints.length, `${g}: a chain of fewer than six joints`).toBeLessThan(6);
 
@@ -276,7 +276,7 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       // A start state past a joint's limit: by a hair (a simulated joint held at its limit settles so), move_group
       // plans from the limit (Humble: MoveIt's FixStartStateBounds, its trajectory starting where the joint is;
       // Jazzy: body_bridge/FixStartStateBounds, which the launch put in CheckStartStateBounds's place, starting at
-      // the limit); well past it, the plan is refused (Jazzy: START_STATE_INVALID, naming the joint).
+      // the limit); well past it, the plan is refused (Jazzy: the adapter's ERROR line names the joint).
       const past = refused.start_past_limits!;
       expect(past.joint, `a joint of ${past.group} that stands at a limit without collision`).not.toBeNull();
       const [within, beyond] = past.starts;
@@ -285,7 +285,7 @@ describe.skipIf(skip)('moveit.launch.py: move_group plans with what body_bridge 
       expect(beyond!.error_code, `${past.joint} started ${beyond!.past} past its limit ${past.bound}`).not.toBe(SUCCESS);
       expect(beyond!.points).toBe(0);
       if (AFTER_HUMBLE) {
-        expect(beyond!.error_code).toBe(START_STATE_INVALID);
+        // move_group's plan-only path reports every failed pipeline as FAILURE; the adapter's own code, in its log.
         expect(refusedLog, 'body_bridge/FixStartStateBounds on the start a hair past the limit').toMatch(new RegExp(`\\[INFO\\] \\[[\\d.]+\\] \\[move_group\\.body_bridge_fix_start_state_bounds\\]: Start state: joint '${past.joint}' at \\S+, limits \\[\\S+, \\S+\\], past them by \\S+ \\(within start_state_max_bounds_error 0\\.1\\): planning from the limit`));
         expect(refusedLog, 'body_bridge/FixStartStateBounds on the start well past the limit').toMatch(new RegExp(`\\[ERROR\\] \\[[\\d.]+\\] \\[move_group\\.body_bridge_fix_start_state_bounds\\]: Start state out of bounds by more than start_state_max_bounds_error \\(0\\.1\\): joint '${past.joint}' at`));
       }
