@@ -125,14 +125,16 @@ public:
         changed = true;
         continue;
       }
-      refused.push_back(describe(*joint, values) + ", past them by " + std::to_string(by));
+      std::ostringstream entry;
+      entry << describe(*joint, values) << ", past them by " << by;
+      refused.push_back(entry.str());
     }
     if (!refused.empty())
     {
       std::ostringstream message;
-      message << "Start state out of bounds by more than " << kToleranceParameter << " (" << tolerance_ << "):";
-      for (const std::string& r : refused)
-        message << ' ' << r << ';';
+      message << "Start state out of bounds by more than " << kToleranceParameter << " (" << tolerance_ << "): ";
+      for (std::size_t i = 0; i < refused.size(); ++i)
+        message << (i > 0 ? "; " : "") << refused[i];
       RCLCPP_ERROR(logger_, "%s", message.str().c_str());
       status.val = moveit_msgs::msg::MoveItErrorCodes::START_STATE_INVALID;
       status.message = message.str();
