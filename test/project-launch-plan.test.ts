@@ -162,7 +162,11 @@ describe('the launch plan of a project', () => {
   it('a free root follows its pose source, or is placed where the project starts it with a warning that the pose is not live', () => {
     const withSource = planOf({ poseSources: { box: { topic: '/box/pose', type: 'pose_stamped' } } }).plan.bodies[1]!;
     expect(withSource.fixedRoot).toBe(false);
-    expect(withSource.parameters).toMatchObject({ placement_topic: '/box/pose', placement_topic_type: 'pose_stamped', root_joint: '' });
+    expect(withSource.parameters).toMatchObject({ placement_topic: '/box/pose', placement_topic_type: 'pose_stamped', placement_odom_frame: '', root_joint: '' });
+    // Odometry (REP-105): world → box/odom where the project starts it, box/odom → root from each message.
+    const odometry = planOf({ poseSources: { box: { topic: '/box/odom', type: 'odometry' } } }).plan.bodies[1]!;
+    expect(odometry.parameters).toMatchObject({ placement_topic: '/box/odom', placement_topic_type: 'odometry', placement_odom_frame: 'odom', frame_prefix: 'box/' });
+    expect(planOf().plan.bodies[0]!.parameters.placement_odom_frame).toBe('');
     // No initial_root_*: a simulation starts it at the world origin, not at the model's 0.5 m.
     expect(withSource.parameters.placement).toEqual([0, 0, 0, 0, 0, 0, 1]);
     const { file, plan } = planOf();
@@ -246,6 +250,7 @@ describe('the launch plan of a project', () => {
         placement: arm.parameters.placement,
         placement_topic: '',
         placement_topic_type: 'odometry',
+        placement_odom_frame: '',
         root_joint: '',
         initial_joint_positions: arm.parameters.initial_joint_positions,
         device_input_namespace: '/my_arm',

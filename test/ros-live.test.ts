@@ -358,6 +358,38 @@ describe.skipIf(withoutRos)('body_bridge on a live ROS 2 graph', () => {
     }
   });
 
+  it('REP-105 from odometry: placement_topic with placement_odom_frame puts world → <prefix>odom on /tf_static where the body starts, and <prefix>odom → root on /tf per nav_msgs/Odometry, its pose as it is', async () => {
+    const NS = `/${tag}_odom`;
+    const statics = collect('tf2_msgs/msg/TFMessage', '/tf_static', new rcl.QoS(1, 100, 1, 1));
+    const tf = collect('tf2_msgs/msg/TFMessage', '/tf');
+    const p = bridge([
+      tank, '--ros-args', '-r', `__ns:=${NS}`, '-p', 'frame_prefix:=m1/', '-p', 'publish_joint_states:=false', '-p', `mesh_dir:=${join(scratch, 'meshes-odom')}`,
+      '-p', 'placement_frame:=world', '-p', 'placement:=[1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 1.0]', '-p', 'placement_topic:=odom', '-p', 'placement_odom_frame:=odom',
+    ]);
+    const startPose = await waitFor('world → m1/odom on /tf_static', 30_000, () => statics.flatMap((m) => m.transforms).find((t: Any) => t.header.frame_id === 'world' && t.child_frame_id === 'm1/odom'), p.output);
+    expect(startPose.transform.translation).toEqual({ x: 1, y: 2, z: 0 });
+    const odom = node.createPublisher('nav_msgs/msg/Odometry', `${NS}/odom`);
+    const stamp = node.now().toMsg();
+    const zeros = new Array(36).fill(0);
+    const moved = await waitFor('m1/odom → m1/CHASSIS on /tf', 30_000, () => {
+      // The drive's own frame names (odom, base_link): the node's frames carry its prefix.
+      odom.publish({
+        header: { stamp, frame_id: 'odom' },
+        child_frame_id: 'base_link',
+        pose: { pose: { position: { x: 0.5, y: 0.25, z: 0 }, orientation: { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 } }, covariance: zeros },
+        twist: { twist: { linear: { x: 0, y: 0, z: 0 }, angular: { x: 0, y: 0, z: 0 } }, covariance: zeros },
+      });
+      return tf.flatMap((m) => m.transforms).find((t: Any) => t.child_frame_id === 'm1/CHASSIS');
+    }, p.output);
+    expect(moved.header).toEqual({ stamp, frame_id: 'm1/odom' });
+    expect(moved.transform.translation).toEqual({ x: 0.5, y: 0.25, z: 0 });
+    expect(moved.transform.rotation.z).toBeCloseTo(Math.SQRT1_2, 12);
+    // One parent for the root: nothing from world to it, static or live.
+    expect([...statics, ...tf].flatMap((m) => m.transforms).filter((t: Any) => t.child_frame_id === 'm1/CHASSIS' && t.header.frame_id !== 'm1/odom')).toEqual([]);
+    expect(p.output()).toMatch(/publishing world -> m1\/odom on \/tf_static where the body starts; m1\/odom -> m1\/CHASSIS follows odom \(nav_msgs\/Odometry, REP-105\)/);
+    await stop(p);
+  });
+
   it("relays every device type from choreonoid_ros-shaped messages: frame ids, CameraInfo, units, LaserScan angles", async () => {
     const NS = `/${tag}_dev`;
     const IN = `/${tag}_choreonoid`;

@@ -99,13 +99,35 @@ describe('placement in a shared frame', () => {
     expect(infos(r)).toContain("publishing world -> r1/odom on /tf_static where the body starts; r1/odom -> r1/base comes from its drive's odometry (REP-105)");
   });
 
-  it('placement_odom_frame where it cannot apply: a fixed root (warned), a placement_topic (the topic wins, said)', () => {
+  it('placement_odom_frame where it cannot apply: a fixed root (warned), a pose_stamped placement_topic (the pose wins, said)', () => {
     const fixed = rig(fixedRoot(), { placement_frame: 'world', placement_odom_frame: 'odom' });
     expect(rootFromWorld(statics(fixed)).map((t) => t.child_frame_id)).toEqual(['base']);
     expect(warnings(fixed)).toContain("placement_odom_frame 'odom' is not used: the root link 'base' is fixed, it has no odometry");
-    const topic = rig(freeRoot(), { placement_frame: 'world', placement_odom_frame: 'odom', placement_topic: '/odom' });
+    const topic = rig(freeRoot(), { placement_frame: 'world', placement_odom_frame: 'odom', placement_topic: '/pose', placement_topic_type: 'pose_stamped' });
     expect(rootFromWorld(statics(topic))).toEqual([]);
     expect(infos(topic)).toContain("placement_odom_frame 'odom' is not used: placement_topic gives the root its pose in world (one parent)");
+    topic.transport.inject('/pose', poseStamped(at(1000, 1), 'world', 3, 4, 0.5));
+    expect(topic.transport.last<TFMessage>('/tf')!.transforms.map((t) => [t.header.frame_id, t.child_frame_id])).toEqual([['world', 'base']]);
+  });
+
+  it('odometry with placement_odom_frame (REP-105): world → <prefix>odom at placement on /tf_static, <prefix>odom → root per message, the odometry pose as it is', () => {
+    const r = rig(freeRoot(), { placement_frame: 'world', placement: PLACEMENT, placement_topic: 'diff_drive/odom', placement_odom_frame: 'odom', frame_prefix: 'r1/' });
+    const placed = rootFromWorld(statics(r));
+    expect(placed.map((t) => t.child_frame_id)).toEqual(['r1/odom']);
+    expect(poseError(transformToPose(placed[0]!), PLACED)).toBeLessThan(1e-12);
+    expect(statics(r).transforms.some((t) => t.child_frame_id === 'r1/base')).toBe(false);
+    expect(infos(r)).toContain('publishing world -> r1/odom on /tf_static where the body starts; r1/odom -> r1/base follows diff_drive/odom (nav_msgs/Odometry, REP-105); nothing is published for it until its first message');
+    // The message's own frame names (odom, base_link) are the drive's: the body's frames carry its prefix.
+    r.transport.inject('diff_drive/odom', odometry(at(1000, 500), 0.5, 0, Math.PI / 2));
+    const tf = r.transport.last<TFMessage>('/tf')!;
+    expect(tf.transforms).toHaveLength(1);
+    expect(tf.transforms[0]).toMatchObject({ header: { stamp: at(1000, 500), frame_id: 'r1/odom' }, child_frame_id: 'r1/base' });
+    expect(poseError(transformToPose(tf.transforms[0]!), { translation: [0.5, 0, 0], rotation: RZ90 })).toBeLessThan(1e-12);
+    // Through the tree, the root lands where placement ∘ odometry puts it (the odometry-only test's pose).
+    const tree = composeTree([...statics(r).transforms, ...tf.transforms], 'world');
+    expect(poseError(tree.get('r1/base')!, { translation: [1, 2.5, 0], rotation: RZ180 })).toBeLessThan(1e-12);
+    expect(infos(r)).toContain('first pose on diff_drive/odom: r1/odom -> r1/base is live');
+    expect(warnings(r)).toEqual([]);
   });
 
   it('a fixed root ignores placement_topic, saying so, and stays static', () => {

@@ -44,6 +44,8 @@ export interface BodyNodeParameters {
   placement: number[];
   placement_topic: string;
   placement_topic_type: PoseSourceType;
+  /** REP-105 for a body its odometry places: world → <prefix>odom where it starts, <prefix>odom → root per message; else ''. */
+  placement_odom_frame: string;
   /** '' = the model's root joint; 'fixed' or 'free' where the project's fix_root says otherwise. */
   root_joint: string;
   /** The project's initial joint positions, JOINT=VALUE, for the moving joints. */
@@ -247,6 +249,7 @@ function bodyLaunch(b: LoadedProjectBody, index: number, nodeName: string, optio
       placement: placementOfPose(b.initialRootPose),
       placement_topic: !b.fixedRoot && source ? source.topic : '',
       placement_topic_type: !b.fixedRoot && source ? source.type : 'odometry',
+      placement_odom_frame: !b.fixedRoot && source?.type === 'odometry' ? ODOM_FRAME : '',
       root_joint: rootJointOverride(b),
       initial_joint_positions: initialJoints(b),
       device_input_namespace: namespace,

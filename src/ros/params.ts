@@ -64,7 +64,10 @@ export interface NodeParams {
   placement_topic: string;
   /** `odometry` (nav_msgs/Odometry, relative to where the body started) or `pose_stamped` (geometry_msgs/PoseStamped in placement_frame). */
   placement_topic_type: string;
-  /** '' = none; a free root's odometry frame (REP-105): placement_frame → it on /tf_static at `placement`, odom → root left to the drive. */
+  /**
+   * '' = none; a free root's odometry frame (REP-105): placement_frame → it on /tf_static at `placement`; odom → root
+   * left to the drive, or from placement_topic's odometry.
+   */
   placement_odom_frame: string;
   /** '' = no <ros2_control> block in robot_description; else every joint's mode for choreonoid_ros's ROS2ControlItem. */
   ros2_control: string;
@@ -206,7 +209,7 @@ export const paramSpecs: readonly ParamSpec[] = [
     kind: 'string',
     default: '',
     description:
-      "'' = none. For a free root without placement_topic (REP-105): the odometry frame its drive publishes odom -> root in (diff_drive_controller's odom_frame_id, prefixed by frame_prefix like the body's frames); the node publishes placement_frame -> odom on /tf_static at 'placement', where odometry starts counting, and nothing for the root.",
+      "'' = none. For a free root (REP-105): its odometry frame, prefixed by frame_prefix like the body's frames. The node publishes placement_frame -> odom on /tf_static at 'placement', where odometry starts counting. Without placement_topic, odom -> root is left to the drive (diff_drive_controller's odom_frame_id). With an odometry placement_topic, the node publishes odom -> root from each message, the odometry pose as it is; a pose_stamped placement_topic ignores it.",
   },
   {
     name: 'ros2_control',

@@ -1,11 +1,11 @@
-// The live half of placement.ts: for a free root with placement_topic, placement_frame → root on /tf for
-// every message, stamped with the message's own stamp. Restarted whenever the served model or the
+// The live half of placement.ts: for a free root with placement_topic, placement_frame → root (or, under
+// REP-105, odom → root) on /tf for every message, stamped with the message's own stamp. Restarted whenever the served model or the
 // parameters it reads change; a bad message is dropped with a (throttled) warning and never stops it.
 import { tfMessageWriter } from '../cdr/tf-message.js';
 import { MessageType } from '../messages/messages.js';
 import { createWarningThrottle, stampNs } from './joint-states.js';
 import type { NodeParams } from './params.js';
-import { type Placement, placementFromMessage, placementOf } from './placement.js';
+import { type Placement, placementFromMessage, placementOf, placementParent } from './placement.js';
 import type { Served } from './served-model.js';
 import { poseToTransform } from './tf.js';
 import { TF_TOPIC, WARNING_PERIOD_NS } from './tf-publisher.js';
@@ -54,6 +54,7 @@ export function startPlacementFollower(options: { transport: Transport; params()
 
   const follow = (placement: Extract<Placement, { kind: 'topic' }>): void => {
     let received = false;
+    const parent = placementParent(placement);
     const type = placement.type === 'odometry' ? MessageType.Odometry : MessageType.PoseStamped;
     unsubscribe = transport.subscribe<unknown>(placement.topic, type, POSE_SOURCE_QOS, (message) => {
       let update: ReturnType<typeof placementFromMessage>;
@@ -77,15 +78,15 @@ export function startPlacementFollower(options: { transport: Transport; params()
         received = true;
         stopWait?.();
         stopWait = null;
-        log.info(`first pose on ${placement.topic}: ${placement.frame} -> ${placement.root} is live`);
+        log.info(`first pose on ${placement.topic}: ${parent} -> ${placement.root} is live`);
       }
       tfPub ??= transport.rawPublisher(TF_TOPIC, MessageType.TFMessage, tfQoS);
-      tfPub.publish(writeTf([{ header: { stamp: update.stamp, frame_id: placement.frame }, child_frame_id: placement.root, transform: poseToTransform(update.pose) }]));
+      tfPub.publish(writeTf([{ header: { stamp: update.stamp, frame_id: parent }, child_frame_id: placement.root, transform: poseToTransform(update.pose) }]));
     });
     stopWait = transport.wallTimer(FIRST_POSE_WAIT_S * 1000, () => {
       stopWait?.();
       stopWait = null;
-      if (!received) log.warn(`no message on ${placement.topic} yet: ${placement.root} has no pose in ${placement.frame} (is the simulation or the controller publishing, and is the topic remapped?)`);
+      if (!received) log.warn(`no message on ${placement.topic} yet: ${placement.root} has no pose in ${parent} (is the simulation or the controller publishing, and is the topic remapped?)`);
     });
   };
 

@@ -11,7 +11,9 @@
 // - a free root with placement_topic: one /tf transform per message, stamped with the message's stamp —
 //   nav_msgs/Odometry counts from where the body started (diff_drive_controller's odometry starts at zero
 //   where the robot stands), so the root's pose is the start pose composed with the odometry pose;
-//   geometry_msgs/PoseStamped gives the root's pose in placement_frame itself.
+//   geometry_msgs/PoseStamped gives the root's pose in placement_frame itself;
+// - odometry on placement_topic with placement_odom_frame (REP-105, a project's driven body): placement_frame →
+//   odom on /tf_static where the body starts, and odom → root per message, the odometry pose as it is.
 //
 // Pure functions: the decision from the parameters and the model, and a message's pose.
 import type { Frame } from '../kinematics/frames.js';
@@ -27,8 +29,11 @@ export type Placement =
    * body). With placement_odom_frame, `root` is the odometry frame, which the root hangs from.
    */
   | { kind: 'static'; frame: string; root: string; pose: Pose; live: boolean }
-  /** placement_frame → root on /tf per message of `topic`; `start` is where the body started (odometry's origin). */
-  | { kind: 'topic'; frame: string; root: string; start: Pose; topic: string; type: PlacementTopicType };
+  /**
+   * placement_frame → root on /tf per message of `topic`; `start` is where the body started (odometry's origin).
+   * With `odom` (odometry only): placement_frame → odom on /tf_static at `start`, and odom → root per message.
+   */
+  | { kind: 'topic'; frame: string; root: string; start: Pose; topic: string; type: PlacementTopicType; odom?: string };
 
 export interface PlacementNote {
   level: 'info' | 'warn';
@@ -100,14 +105,29 @@ export function placementOf(model: RobotModel, frames: readonly Frame[], p: Node
     });
     return { placement: { kind: 'static', frame, root: rootFrame, pose, live: false }, notes };
   }
+  const type = p.placement_topic_type as PlacementTopicType;
+  if (p.placement_odom_frame !== '' && type === 'odometry') {
+    const odom = p.frame_prefix + p.placement_odom_frame;
+    notes.push({ level: 'info', message: `publishing ${frame} -> ${odom} on /tf_static where the body starts; ${odom} -> ${rootFrame} follows ${p.placement_topic} (nav_msgs/Odometry, REP-105); nothing is published for it until its first message` });
+    return { placement: { kind: 'topic', frame, root: rootFrame, start: pose, topic: p.placement_topic, type, odom }, notes };
+  }
   if (p.placement_odom_frame !== '') {
     notes.push({ level: 'info', message: `placement_odom_frame '${p.placement_odom_frame}' is not used: placement_topic gives the root its pose in ${frame} (one parent)` });
   }
-  const type = p.placement_topic_type as PlacementTopicType;
   const source = type === 'odometry' ? 'nav_msgs/Odometry, from where the body started' : `geometry_msgs/PoseStamped in ${frame}`;
   notes.push({ level: 'info', message: `${frame} -> ${rootFrame} follows ${p.placement_topic} (${source}); nothing is published for it until its first message` });
   return { placement: { kind: 'topic', frame, root: rootFrame, start: pose, topic: p.placement_topic, type }, notes };
 }
+
+/** The part of a placement that goes on /tf_static: a static placement, or placement_frame → odom of a followed odometry. */
+export function staticPlacement(placement: Placement | null): Extract<Placement, { kind: 'static' }> | null {
+  if (placement?.kind === 'static') return placement;
+  if (placement?.kind === 'topic' && placement.odom !== undefined) return { kind: 'static', frame: placement.frame, root: placement.odom, pose: placement.start, live: true };
+  return null;
+}
+
+/** The frame a followed pose is published in: the odometry frame under REP-105, else placement_frame. */
+export const placementParent = (placement: Extract<Placement, { kind: 'topic' }>): string => placement.odom ?? placement.frame;
 
 /** Smallest quaternion norm taken for a rotation; below it the message carries no orientation. */
 const MIN_QUATERNION_NORM = 1e-6;
@@ -126,7 +146,7 @@ function poseOfMsg(m: PoseMsg | undefined): Pose | { key: string; reason: string
 
 export type PlacementUpdate = { pose: Pose; stamp: Time } | { key: string; reason: string };
 
-/** The root's pose in placement_frame from one message of placement_topic, or why the message is dropped. */
+/** The root's pose in placementParent from one message of placement_topic, or why the message is dropped. */
 export function placementFromMessage(placement: Extract<Placement, { kind: 'topic' }>, message: unknown): PlacementUpdate {
   const m = message as Partial<Odometry & PoseStamped> | null;
   const stamp = m?.header?.stamp;
@@ -136,7 +156,7 @@ export function placementFromMessage(placement: Extract<Placement, { kind: 'topi
   if (placement.type === 'odometry') {
     const pose = poseOfMsg((m as Partial<Odometry>).pose?.pose);
     if ('reason' in pose) return pose;
-    return { pose: composePose(placement.start, pose), stamp: { sec: stamp.sec, nanosec: stamp.nanosec } };
+    return { pose: placement.odom !== undefined ? pose : composePose(placement.start, pose), stamp: { sec: stamp.sec, nanosec: stamp.nanosec } };
   }
   const frameId = m?.header?.frame_id ?? '';
   if (frameId !== '' && frameId !== placement.frame) {

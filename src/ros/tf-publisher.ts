@@ -16,7 +16,7 @@ import {
 } from './joint-states.js';
 import type { NodeParams } from './params.js';
 import { describeError, type Served } from './served-model.js';
-import { placementOf } from './placement.js';
+import { placementOf, staticPlacement } from './placement.js';
 import { movingTransforms, staticTransforms } from './tf.js';
 import { latchedQoS, sensorDataQoS, tfQoS, type Transport } from './transport.js';
 
@@ -114,8 +114,7 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
 
   const publishStatic = (s: Served): void => {
     const p = params();
-    const placed = placementOf(s.model, s.frames, p).placement;
-    const placement = placed?.kind === 'static' ? placed : null;
+    const placement = staticPlacement(placementOf(s.model, s.frames, p).placement);
     tfStaticPub.publish(writeTfStatic(staticTransforms(s.model, s.frames, transport.now(), p.frame_prefix, p.world_frame, p.free_root_frame, placement)));
   };
 
