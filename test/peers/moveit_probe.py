@@ -11,7 +11,7 @@ Request:
    "chains": [{"name": GROUP, "joints": [JOINT...], "tip": LINK}],
    "ranges": {JOINT: {"planning": [LOWER, UPPER], "model": [LOWER, UPPER]}},
    "checks": ["interfaces", "home", "joint", "pose", "self_collision", "beyond_range", "start_past_limits", "execute", "world"],
-   "collision_tries": 3000, "start_past": [M...],
+   "collision_tries": 3000, "start_past": [M...], "bounded": [JOINT...],
    "executions": {"joint": 5, "pose": 3}, "settle": 1.5}
 
 Result:
@@ -458,13 +458,17 @@ def run(probe, request):
 
 
 def start_past_limits(probe, request, limits, planning_time):
-    """Plans from a start state whose joint lies past its limit: the first joint of the first chain that can stand
-    at its upper (else lower) limit and 0.2 inside it without collision, started request["start_past"] beyond
-    that limit (each amount in turn) with the chain's other joints where they are, aimed 0.2 inside it."""
+    """Plans from a start state whose joint lies past its limit: the first joint of the first chain that has
+    limits (request["bounded"]: a continuous joint wraps instead) and can stand at its upper (else lower) limit
+    and 0.2 inside it without collision, started request["start_past"] beyond that limit (each amount in turn)
+    with the chain's other joints where they are, aimed 0.2 inside it."""
     chain = request['chains'][0]
     current = probe.current(chain['joints'])
+    bounded = set(request.get('bounded', chain['joints']))
     for joint in chain['joints']:
         lo, hi = limits[joint]
+        if joint not in bounded:  # a continuous joint wraps: it is never past a limit
+            continue
         if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo < 0.4:
             continue
         for bound, inward in ((hi, -1.0), (lo, 1.0)):
