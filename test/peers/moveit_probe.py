@@ -458,34 +458,32 @@ def run(probe, request):
 
 
 def start_past_limits(probe, request, limits, planning_time):
-    """Plans from a start state whose joint lies past its limit: the first joint of the first chain that has
-    limits (request["bounded"]: a continuous joint wraps instead) and can stand at its upper (else lower) limit
-    and 0.2 inside it without collision, started request["start_past"] beyond that limit (each amount in turn)
-    with the chain's other joints where they are, aimed 0.2 inside it."""
-    chain = request['chains'][0]
-    current = probe.current(chain['joints'])
-    bounded = set(request.get('bounded', chain['joints']))
-    for joint in chain['joints']:
-        lo, hi = limits[joint]
-        if joint not in bounded:  # a continuous joint wraps: it is never past a limit
-            continue
-        if not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo < 0.4:
-            continue
-        for bound, inward in ((hi, -1.0), (lo, 1.0)):
-            at_bound = dict(current, **{joint: bound})
-            goal = dict(current, **{joint: bound + 0.2 * inward})
-            if not (probe.check(at_bound)['valid'] and probe.check(goal)['valid']):
+    """Plans from a start state whose joint lies past its limit: the first joint, chain by chain, that has limits
+    (request["bounded"]: a continuous joint wraps instead) and can stand at its upper (else lower) limit and 0.2
+    inside it without collision, started request["start_past"] beyond that limit (each amount in turn) with its
+    chain's other joints where they are, aimed 0.2 inside it."""
+    bounded = set(request.get('bounded', limits))
+    for chain in request['chains']:
+        current = probe.current(chain['joints'])
+        for joint in chain['joints']:
+            lo, hi = limits[joint]
+            if joint not in bounded or not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo < 0.4:
                 continue
-            out = {'group': chain['name'], 'joint': joint, 'bound': bound, 'goal': goal, 'starts': []}
-            for past in request.get('start_past', []):
-                start = {joint: bound - past * inward}
-                plan = probe.plan(chain['name'], joint_goal(goal), planning_time, start=start)
-                first = dict(zip(plan['joint_names'], plan['points'][0]['p'])) if plan['points'] else None
-                out['starts'].append({'past': past, 'start': start[joint], 'error_code': plan['error_code'],
-                                      'first': first[joint] if first else None, 'points': len(plan['points'])})
-                log(chain['name'], joint, 'started', past, 'past its limit: error code', plan['error_code'])
-            return out
-    return {'group': chain['name'], 'joint': None, 'starts': []}
+            for bound, inward in ((hi, -1.0), (lo, 1.0)):
+                at_bound = dict(current, **{joint: bound})
+                goal = dict(current, **{joint: bound + 0.2 * inward})
+                if not (probe.check(at_bound)['valid'] and probe.check(goal)['valid']):
+                    continue
+                out = {'group': chain['name'], 'joint': joint, 'bound': bound, 'goal': goal, 'starts': []}
+                for past in request.get('start_past', []):
+                    start = {joint: bound - past * inward}
+                    plan = probe.plan(chain['name'], joint_goal(goal), planning_time, start=start)
+                    first = dict(zip(plan['joint_names'], plan['points'][0]['p'])) if plan['points'] else None
+                    out['starts'].append({'past': past, 'start': start[joint], 'error_code': plan['error_code'],
+                                          'first': first[joint] if first else None, 'points': len(plan['points'])})
+                    log(chain['name'], joint, 'started', past, 'past its limit: error code', plan['error_code'])
+                return out
+    return {'group': None, 'joint': None, 'starts': []}
 
 
 def main():
