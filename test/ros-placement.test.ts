@@ -256,6 +256,16 @@ describe('placement in a shared frame', () => {
     expect(r.transport.inject('odom', odometry(at(1000, 9), 0, 0, 0))).toBe(0);
     r.transport.inject('odom2', odometry(at(1000, 9), 0, 0, 0));
     expect(r.transport.last<TFMessage>('/tf')!.transforms[0]!.child_frame_id).toBe('r2/base');
+    // placement_odom_frame at run time: world → r2/odom on /tf_static, the next pose hangs from it; and back.
+    expect(r.bridge.setParams({ placement_odom_frame: 'odom' }).successful).toBe(true);
+    expect(rootFromWorld(statics(r)).map((t) => t.child_frame_id)).toEqual(['r2/odom']);
+    r.transport.inject('odom2', odometry(at(1000, 10), 0, 0, 0));
+    expect(r.transport.last<TFMessage>('/tf')!.transforms[0]!.header.frame_id).toBe('r2/odom');
+    expect(r.transport.active().subscriptions).toBe(idle + 1);
+    expect(r.bridge.setParams({ placement_odom_frame: '' }).successful).toBe(true);
+    expect(rootFromWorld(statics(r))).toEqual([]);
+    r.transport.inject('odom2', odometry(at(1000, 11), 0, 0, 0));
+    expect(r.transport.last<TFMessage>('/tf')!.transforms[0]!.header.frame_id).toBe('world');
     expect(r.bridge.setParams({ placement_frame: '' }).successful).toBe(true);
     expect(r.transport.active().subscriptions).toBe(idle);
     expect(rootFromWorld(statics(r))).toEqual([]);

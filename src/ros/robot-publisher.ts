@@ -73,7 +73,7 @@ export interface RobotPublisher {
 /** Parameters whose change restarts the device relay. */
 const RELAY_PARAMS: readonly (keyof NodeParams)[] = ['device_input_namespace', 'device_input_topics', 'undo_upstream_scaling', 'camera_info_without_images', 'relay_devices'];
 /** Parameters whose change places the root again (/tf_static, and the placement topic's subscription). */
-const PLACEMENT_PARAMS: readonly (keyof NodeParams)[] = ['placement_frame', 'placement', 'placement_topic', 'placement_topic_type'];
+const PLACEMENT_PARAMS: readonly (keyof NodeParams)[] = ['placement_frame', 'placement', 'placement_topic', 'placement_topic_type', 'placement_odom_frame'];
 /** Parameters whose change reads planning_scene_project again (or starts, moves or stops its watch). */
 const SCENE_PARAMS: readonly (keyof NodeParams)[] = ['planning_scene_project', 'planning_robot', 'watch_body_file', 'watch_period'];
 
