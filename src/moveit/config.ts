@@ -156,14 +156,12 @@ export function moveItConfig(ros: RosModel, options: MoveItOptions = {}): MoveIt
       { name: 'kinematics.yaml', text: kinematicsYaml(semantic.groups, model) },
       {
         name: 'ompl_planning.yaml',
-        text: omplPlanningYaml(
-          semantic.groups,
-          movingJointsOf,
-          options.distro,
-          (joints) => (motionStep > 0 ? segmentFraction(model, joints, radii, motionStep, planningBounds) : MOVEIT_FRACTION),
-          motionStep > 0 ? `longest_valid_segment_fraction: no point of the robot moves more than ${motionStep} m between the states OMPL checks for collisions (--motion-step).` : '',
-          options.fixStartStateBounds ?? false,
-        ),
+        text: omplPlanningYaml(semantic.groups, movingJointsOf, {
+          distro: options.distro ?? 'humble',
+          segmentFraction: (joints) => (motionStep > 0 ? segmentFraction(model, joints, radii, motionStep, planningBounds) : MOVEIT_FRACTION),
+          note: motionStep > 0 ? `longest_valid_segment_fraction: no point of the robot moves more than ${motionStep} m between the states OMPL checks for collisions (--motion-step).` : '',
+          fixStartStateBounds: options.fixStartStateBounds ?? false,
+        }),
       },
       { name: 'moveit_controllers.yaml', text: controllersYaml(semantic.groups, model) },
       { name: 'README.md', text: readme },

@@ -69,20 +69,21 @@ function pipeline(distro: MoveItDistro, fixStartStateBounds: boolean): Record<st
   };
 }
 
-/**
- * ompl_planning.yaml for `groups` (every group but an empty one gets the planner list), each group's motions
- * checked at `segmentFraction` of its extent (motion-check.ts; MoveIt's usual 0.005 when not given).
- * `fixStartStateBounds`: Jazzy plans through body_bridge's FixStartStateBounds (installed with the package when
- * MoveIt was there to build it); Humble always has MoveIt's own.
- */
-export function omplPlanningYaml(
-  groups: readonly PlanningGroup[],
-  groupJoints: (g: PlanningGroup) => readonly string[],
-  distro: MoveItDistro = 'humble',
-  segmentFraction: (joints: readonly string[]) => number = () => 0.005,
-  note = '',
-  fixStartStateBounds = false,
-): string {
+/** How ompl_planning.yaml is written beyond its groups. */
+export interface OmplOptions {
+  /** Whose parameter names (default humble). */
+  distro?: MoveItDistro;
+  /** Each group's longest_valid_segment_fraction from its joints (motion-check.ts; default MoveIt's usual 0.005). */
+  segmentFraction?: (joints: readonly string[]) => number;
+  /** A line for the file's heading comment. */
+  note?: string;
+  /** Jazzy: body_bridge's FixStartStateBounds (installed with the package where MoveIt was there to build it); Humble always has MoveIt's own. */
+  fixStartStateBounds?: boolean;
+}
+
+/** ompl_planning.yaml for `groups` (every group but an empty one gets the planner list). */
+export function omplPlanningYaml(groups: readonly PlanningGroup[], groupJoints: (g: PlanningGroup) => readonly string[], options: OmplOptions = {}): string {
+  const { distro = 'humble', segmentFraction = () => 0.005, note = '', fixStartStateBounds = false } = options;
   const perGroup: Record<string, unknown> = {};
   for (const g of groups) {
     const joints = groupJoints(g);

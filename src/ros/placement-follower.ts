@@ -1,6 +1,7 @@
 // The live half of placement.ts: for a free root with placement_topic, placement_frame → root (or, under
-// REP-105, odom → root) on /tf for every message, stamped with the message's own stamp. Restarted whenever the served model or the
-// parameters it reads change; a bad message is dropped with a (throttled) warning and never stops it.
+// REP-105, odom → root) on /tf for every message, stamped with the message's own stamp. Restarted whenever the
+// served model or the parameters it reads change; a bad message is dropped with a (throttled) warning and never
+// stops it.
 import { tfMessageWriter } from '../cdr/tf-message.js';
 import { MessageType } from '../messages/messages.js';
 import { createWarningThrottle, stampNs } from './joint-states.js';

@@ -80,6 +80,7 @@ export function placementOf(model: RobotModel, frames: readonly Frame[], p: Node
     return { placement: null, notes };
   }
   const rootFrame = p.frame_prefix + root.name;
+  const odom = p.frame_prefix + p.placement_odom_frame;
   const pose = placementPose(p.placement, model);
   if (root.joint.type !== 'free') {
     if (p.placement_odom_frame !== '') {
@@ -92,7 +93,6 @@ export function placementOf(model: RobotModel, frames: readonly Frame[], p: Node
     return { placement: { kind: 'static', frame, root: rootFrame, pose, live: true }, notes };
   }
   if (p.placement_topic === '' && p.placement_odom_frame !== '') {
-    const odom = p.frame_prefix + p.placement_odom_frame;
     notes.push({ level: 'info', message: `publishing ${frame} -> ${odom} on /tf_static where the body starts; ${odom} -> ${rootFrame} comes from its drive's odometry (REP-105)` });
     return { placement: { kind: 'static', frame, root: odom, pose, live: true }, notes };
   }
@@ -107,7 +107,6 @@ export function placementOf(model: RobotModel, frames: readonly Frame[], p: Node
   }
   const type = p.placement_topic_type as PlacementTopicType;
   if (p.placement_odom_frame !== '' && type === 'odometry') {
-    const odom = p.frame_prefix + p.placement_odom_frame;
     notes.push({ level: 'info', message: `publishing ${frame} -> ${odom} on /tf_static where the body starts; ${odom} -> ${rootFrame} follows ${p.placement_topic} (nav_msgs/Odometry, REP-105); nothing is published for it until its first message` });
     return { placement: { kind: 'topic', frame, root: rootFrame, start: pose, topic: p.placement_topic, type, odom }, notes };
   }
