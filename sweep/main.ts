@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { closeObserver, installedPackage, liveRos, observerNode, ownRosDomain, processGroup } from '../test/support/live-rig.js';
 import { corpusDir, projectRoot, requireShared } from '../test/support/oracle.js';
+import { describeMissing } from '../test/support/peer-skip.js';
+import { findChoreonoidShare } from '../test/support/peers.js';
 import { renderDocument } from './document.js';
 import { fileHash, selectModels, sweepModels } from './models.js';
 import { REASONS, reasonFor } from './reasons.js';
@@ -61,7 +63,9 @@ async function main(): Promise<number> {
     return 0;
   }
   requireShared();
-  const models = sweepModels(corpusDir, projectRoot);
+  const share = findChoreonoidShare();
+  if (!share.ok) console.log(`the share's models are left out: ${describeMissing(share)}`);
+  const models = sweepModels(corpusDir, projectRoot, share.ok ? share.dir : null);
   const order = models.map((m) => m.model);
   let file = readResults();
   if (values.render) {

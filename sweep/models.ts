@@ -1,10 +1,12 @@
 // Which models the sweep simulates: every articulated model of the corpus (test/support/role-expectations.ts, the
-// list the roles test judges: each file of the corpus with at least one joint that moves) and the models of our
-// own for the roles the corpus lacks (test/models/roles). Which of them a run takes: --only, and resuming.
+// list the roles test judges: each file of the corpus with at least one joint that moves), the models of our
+// own for the roles the corpus lacks (test/models/roles), and the installed Choreonoid's models that the corpus
+// lacks or loads without a sub-body (SHARE_ROLES), named as Choreonoid's projects name them, ${SHARE}/model/….
+// Which of them a run takes: --only, and resuming.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_ROLES } from '../test/support/role-expectations.js';
+import { CORPUS_ROLES, SHARE_ROLES } from '../test/support/role-expectations.js';
 
 /** Our own models for roles the corpus lacks: a pan-tilt head on a rover without joint limits, skid steer on COLLADA tyres, pseudo tracks with a head. */
 export const OWN_MODELS = ['test/models/roles/pantilt-rover.body', 'test/models/roles/skid-steer-mesh.body', 'test/models/roles/tracked-pantilt.body', 'test/models/roles/mobile-manipulator.body'];
@@ -15,9 +17,23 @@ export interface SweepModel {
   file: string;
 }
 
-/** The whole list, corpus first in the roles table's order, then ours. */
-export function sweepModels(corpusDir: string, projectRoot: string, corpus: readonly string[] = CORPUS_ROLES.map((r) => r.model), own: readonly string[] = OWN_MODELS): SweepModel[] {
-  return [...corpus.map((m) => ({ model: m, file: join(corpusDir, m) })), ...own.map((m) => ({ model: m, file: join(projectRoot, m) }))];
+/** How the table names a model of Choreonoid's share: as its own projects do. */
+export const shareModelName = (model: string): string => `\${SHARE}/${model}`;
+
+/** The whole list, corpus first in the roles table's order, then ours, then the share's where it is installed. */
+export function sweepModels(
+  corpusDir: string,
+  projectRoot: string,
+  shareDir: string | null,
+  corpus: readonly string[] = CORPUS_ROLES.map((r) => r.model),
+  own: readonly string[] = OWN_MODELS,
+  share: readonly string[] = SHARE_ROLES.map((r) => r.model),
+): SweepModel[] {
+  return [
+    ...corpus.map((m) => ({ model: m, file: join(corpusDir, m) })),
+    ...own.map((m) => ({ model: m, file: join(projectRoot, m) })),
+    ...(shareDir === null ? [] : share.map((m) => ({ model: shareModelName(m), file: join(shareDir, m) }))),
+  ];
 }
 
 export interface Selection {

@@ -54,10 +54,18 @@ export const REASONS: Reason[] = [
       'load error (with isOptional: true Choreonoid skips it with a warning, as it does in other WRS2018 models).',
   },
   {
-    models: /Tank\/(AgxTank|PxTank)\.body$|misc\/PxCrawler\.body$/,
+    models: /Tank\/(AgxTank|PxTank)\.body$|misc\/PxCrawler\.body$|DoubleArmV7\/DoubleArmV7A\.body$/,
     reason:
       'Its tracks are devices of plugins this Choreonoid build lacks (AGXVehicleContinuousTrackDevice of AGX Dynamics, ' +
       'PxContinuousTrack of the PhysX plugin) without isOptional: an unknown node type is a load error (its message).',
+  },
+  {
+    models: /multicopter\/quadcopter\.body$/,
+    reason:
+      "Its rotors are RotorDevice nodes of Choreonoid's Multicopter plugin, which Choreonoid builds only with " +
+      'BUILD_MULTICOPTER_PLUGIN (OFF by default, src/MulticopterPlugin/CMakeLists.txt) and this build leaves out: an ' +
+      'unknown node type without isOptional is a load error (its message). Its propellers are `passive` for body_bridge ' +
+      '(the RotorDevice beside each makes the thrust, and no ros2_control interface commands one).',
   },
   {
     models: /openhrp3\/sample\/model\/closedlink[12]\.wrl$/,
@@ -110,11 +118,19 @@ export const REASONS: Reason[] = [
   {
     models: /misc\/ContinuousTrackVehicle\.body$/,
     reason:
-      'Lifted 0.551 m onto the floor, and with self-collision on (each track is a chain of 40 shoes from a free joint, FOOT_L0 ' +
-      'and FOOT_R0, which its wheels move only through self-collision), it no longer falls through the floor. But its drive ' +
-      'wheels turn at most 0.32 rad/s of the 0.67 rad/s commanded (WHEEL_L1, radius 0.3 m, build/sweep/logs/…' +
-      'ContinuousTrackVehicle.body.probe.jsonl), their velocity loops (velocity_pd: P alone, 1121 N·m·s/rad) held back by the ' +
-      'tracks, and the base drives 0.14 m (odometry 0.16 m) at 0.07× real time. Not explained further: what holds the tracks.',
+      "Its tracks are ContinuousTrack chains (40 shoes each from a free joint, FOOT_L0 and FOOT_R0), which Choreonoid closes " +
+      "into a loop only in its AGX Dynamics simulator (AGXContinuousTrack::createTrackConstraint hinges FOOT_L39 back to " +
+      "FOOT_L0; StdBodyLoader leaves the chain open, and only the AGX plugin reads its isContinuousTrack flag), which this " +
+      "build does not have. In the AIST simulator the chain stays open: lifted 0.551 m onto the floor (self-collision on, " +
+      "so that the wheels meet the shoes), the front loop unrolls onto the floor ahead of the vehicle within its first " +
+      "second (FOOT_L0 from the top of the front idler to the floor 1.8–2.0 m ahead of BASE, before the drive), and the bottom run lies where it " +
+      "fell while the wheels roll over its shoes (FOOT_L10 within 1 mm of where it fell, x ≈ 0.61 m, for the whole drive; " +
+      "build/sweep/logs/…ContinuousTrackVehicle.body.probe.jsonl): there is no track to drive. Rolling over the shoes' " +
+      "edges, the drive wheels turn about 0.7 rad of the 2.0 commanded in their velocity loops (velocity_pd: P alone, " +
+      "1121 N·m·s/rad, at the 1 ms step's bound for the wheel's own 1.125 kg·m²). With the wheels in Choreonoid's " +
+      "high-gain velocity mode instead (`mode:=position`, one run on 30 Nov 2026) they turn the full 2.0 rad, and the base " +
+      "still drives 0.561 m, the shoes sliding under them. `body-bridge info` and `body-bridge control` (so " +
+      "simulation.launch.py) warn of it, once per ContinuousTrack.",
   },
   {
     models: /WRS2018\/model\/Spreader\.body$/,
@@ -170,7 +186,7 @@ export const REASONS: Reason[] = [
       'build/sweep/logs/…HRP4C.body.probe.jsonl), the arm struck as it lands on it, not a loop that diverges.',
   },
   {
-    models: /\/(SR1[^/]*|sample1?(_bush)?|sample2|sample_special_joint_robot|sample_4leg_robot(_bush)?|GR001|RIC30|HRP4C|Victim[A-Z]*|ragdoll)\.(body|wrl)$/,
+    models: /\/(SR1[^/]*|sample1?(_bush)?|sample2|sample_special_joint_robot|sample_4leg_robot(_bush)?|GR001|RIC30|HRP4C|Victim[A-Z]*|ragdoll|WAREC1)\.(body|wrl)$/,
     reason: GROUND_LOAD,
   },
 ];

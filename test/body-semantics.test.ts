@@ -342,6 +342,8 @@ describe('structure', () => {
     expect(m.warnings).toHaveLength(1);
     expect(m.warnings[0]).toMatchObject({ severity: 'warning', path: 'links[0].elements[0]', line: 8, column: 9 });
     expect(m.warnings[0]!.message).toMatch(/AGXVehicleContinuousTrackDevice/);
+    // Skipped, but what the link holds is kept: a RotorDevice's joint is a propeller (src/roles).
+    expect(m.links[0]!.pluginNodes).toEqual(['AGXVehicleContinuousTrackDevice']);
   });
 
   test('shapes: false skips geometry but keeps links, mass and devices', () => {
@@ -430,6 +432,8 @@ describe('files: SubBody, Resource, package://, ContinuousTrack (test/models/bod
     expect(track.map((l) => l.offset.translation)).toEqual([[-0.1, 0, 0], [0.05, 0, 0], [0.05, 0, 0], [0.05, 0, 0]]);
     expect(track.map((l) => l.joint.initial)).toEqual([0, deg(10), deg(20), deg(30)].map((x) => expect.closeTo(x, 15)));
     expect(track.every((l) => l.mass === 0.05 && l.joint.axis[1] === 1)).toBe(true);
+    // Choreonoid's isContinuousTrack: on the first shoe only, with the chain's length.
+    expect(model.links.map((l) => l.continuousTrack ?? null)).toEqual([null, null, null, null, null, 4, null, null, null]);
   });
 });
 

@@ -1,12 +1,14 @@
 // Joint roles (src/roles): on our own models, one per case, whose roles are known by construction; on every
 // articulated corpus model against what a person calls its joints (test/support/role-expectations.ts); the
 // roles file's located errors; and the COLLADA reader the wheel radius uses, against assimp's importer.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { controlConfig } from '../src/control/config.js';
 import { loadRobotModel } from '../src/load.js';
 import { ModelLoadError } from '../src/model/errors.js';
+import type { RobotModel } from '../src/model/types.js';
+import { isMovingJoint } from '../src/kinematics/frames.js';
 import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { planningGroups } from '../src/moveit/config.js';
 import { inferRoles } from '../src/roles/roles.js';
@@ -14,7 +16,8 @@ import { applyRoles, readRolesFile } from '../src/roles/roles-file.js';
 import { readDae } from '../src/urdf/dae.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 import { skipWithout } from './support/peer-skip.js';
-import { CORPUS_ROLES } from './support/role-expectations.js';
+import { CORPUS_ROLES, type RoleExpectation, SHARE_ROLES } from './support/role-expectations.js';
+import { findChoreonoidShare } from './support/peers.js';
 import { assimpInfo, assimpPeer } from './support/urdf-peers.js';
 
 const own = (name: string): string => join(projectRoot, 'test/models/roles', name);
@@ -49,6 +52,15 @@ describe('our own models: the roles they were built with', () => {
     const d = roles.drive.drive!;
     expect([d.kind, d.radius, d.left.map((w) => w.joint), d.right.map((w) => w.joint)]).toEqual(['tracks', 1, ['LeftTrack'], ['RightTrack']]);
     expect(d.separation).toBeCloseTo(0.32, 12);
+  });
+
+  it('a propeller beside a RotorDevice is passive (the device makes the thrust); the same joint on a link without one is not', () => {
+    const roles = inferRoles(loadRobotModel(own('propeller.body')));
+    expect(roles.joints.map((j) => [j.joint, j.role, j.actuated])).toEqual([
+      ['PROP', 'passive', false],
+      ['SPINNER', 'joint', true],
+    ]);
+    expect(roles.joints[0]!.reason).toMatch(/^a propeller: the RotorDevice of ROTOR/);
   });
 
   it('four wheels whose tyres are a COLLADA mesh (in centimetres, offset by its node): skid steer, two per side, radius and treads from the mesh', () => {
@@ -121,6 +133,34 @@ describe('what the roles make: controllers and planning groups', () => {
   });
 });
 
+/** A model's roles against what a person says, each commanded joint in one active controller, MoveIt planning no mobility joint. */
+function judgeRoles(file: string, { roles, person }: RoleExpectation): void {
+  expect(byRole(file)).toEqual(roles);
+  for (const view of [person ?? []].flat()) {
+    // What the rules cannot see (the fact is in the table): the disagreement stays what it was.
+    const inferred = inferRoles(loadRobotModel(file)).joints.filter((j) => view.joints.split(' ').includes(j.joint));
+    expect(inferred.length).toBe(view.joints.split(' ').length);
+    expect(inferred.every((j) => j.role !== view.role)).toBe(true);
+  }
+  // Controllers: every commanded joint in exactly one active controller, no free joint in any.
+  const ros = applyRosConventions(loadRobotModel(file));
+  const r = inferRoles(ros.model);
+  const groups = planningGroups(ros, undefined, r).groups;
+  const config = controlConfig(ros, { mode: 'position_pd', groups, roles: r, samples: 0 });
+  const claimedBy = new Map<string, string[]>();
+  for (const c of config.controllers.controllers.filter((x) => x.active)) for (const j of c.joints) claimedBy.set(j, [...(claimedBy.get(j) ?? []), c.name]);
+  for (const j of r.joints) {
+    if (j.actuated) expect([j.joint, claimedBy.get(j.joint)?.length ?? 0]).toEqual([j.joint, 1]);
+    else expect([j.joint, claimedBy.get(j.joint) ?? []]).toEqual([j.joint, []]);
+  }
+  // A ContinuousTrack node, and nothing else, is warned of as an open chain outside AGX Dynamics, at the node's line (the file's text says where).
+  const trackNodes = readFileSync(file, 'utf8').split('\n').flatMap((l, i) => (/^\s*(-\s*)?type:\s*ContinuousTrack\s*$/.test(l) ? [i + 1] : []));
+  expect(r.warnings.filter((w) => w.message.includes('close into a loop only in Choreonoid')).map((w) => w.line)).toEqual(trackNodes);
+  // MoveIt plans no wheel, track, caster or free joint.
+  const mobility = new Set(r.joints.filter((j) => !j.actuated || ['drive_wheel', 'track', 'wheel', 'caster', 'steering'].includes(j.role)).map((j) => j.joint));
+  for (const g of groups.filter((x) => x.name !== 'steering')) expect(g.joints.filter((j) => mobility.has(j))).toEqual([]);
+}
+
 describe('every articulated corpus model: each joint\'s role as a person would say, and one active controller for each commanded joint', () => {
   it('the table covers every articulated corpus model, each joint once', () => {
     const models = new Set(CORPUS_ROLES.map((r) => r.model));
@@ -128,30 +168,41 @@ describe('every articulated corpus model: each joint\'s role as a person would s
     expect(CORPUS_ROLES.length).toBeGreaterThanOrEqual(100);
   });
 
-  it.each(CORPUS_ROLES)('$model', ({ model, roles, person }) => {
-    const file = join(corpusDir, model);
-    expect(byRole(file)).toEqual(roles);
-    if (person) {
-      // What the rules cannot see (the fact is in the table): the disagreement stays what it was.
-      const inferred = inferRoles(loadRobotModel(file)).joints.filter((j) => person.joints.split(' ').includes(j.joint));
-      expect(inferred.length).toBe(person.joints.split(' ').length);
-      expect(inferred.every((j) => j.role !== person.role)).toBe(true);
-    }
-    // Controllers: every commanded joint in exactly one active controller, no free joint in any.
-    const ros = applyRosConventions(loadRobotModel(file));
-    const r = inferRoles(ros.model);
-    const groups = planningGroups(ros, undefined, r).groups;
-    const config = controlConfig(ros, { mode: 'position_pd', groups, roles: r, samples: 0 });
-    const claimedBy = new Map<string, string[]>();
-    for (const c of config.controllers.controllers.filter((x) => x.active)) for (const j of c.joints) claimedBy.set(j, [...(claimedBy.get(j) ?? []), c.name]);
-    for (const j of r.joints) {
-      if (j.actuated) expect([j.joint, claimedBy.get(j.joint)?.length ?? 0]).toEqual([j.joint, 1]);
-      else expect([j.joint, claimedBy.get(j.joint) ?? []]).toEqual([j.joint, []]);
-    }
-    // MoveIt plans no wheel, track, caster or free joint.
-    const mobility = new Set(r.joints.filter((j) => !j.actuated || ['drive_wheel', 'track', 'wheel', 'caster', 'steering'].includes(j.role)).map((j) => j.joint));
-    for (const g of groups.filter((x) => x.name !== 'steering')) expect(g.joints.filter((j) => mobility.has(j))).toEqual([]);
+  it.each(CORPUS_ROLES)('$model', (expected) => judgeRoles(join(corpusDir, expected.model), expected));
+});
+
+describe("Choreonoid's own share: the robots the corpus lacks, and those that mount a sub-body the corpus lacks", () => {
+  const share = findChoreonoidShare();
+  const skip = skipWithout(share);
+  const shareDir = share.ok ? share.dir : '';
+
+  it.skipIf(skip)('the table covers every articulated model of the installed share that the corpus lacks or loads with other links', () => {
+    const models: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(join(shareDir, dir), { withFileTypes: true })) {
+        const rel = join(dir, e.name);
+        if (e.isDirectory()) walk(rel);
+        else if (/\.(body|wrl)$/.test(e.name)) models.push(rel);
+      }
+    };
+    walk('model');
+    const loads = (file: string): RobotModel | null => {
+      try {
+        return loadRobotModel(file);
+      } catch {
+        return null;
+      }
+    };
+    const differing = models.filter((m) => {
+      const own = loads(join(shareDir, m));
+      if (!own || !own.links.some((l) => isMovingJoint(l))) return false;
+      const corpusFile = join(corpusDir, 'choreonoid/share', m);
+      return !existsSync(corpusFile) || loads(corpusFile)?.links.length !== own.links.length;
+    });
+    expect(SHARE_ROLES.map((r) => r.model).sort()).toEqual(differing.sort());
   });
+
+  it.skipIf(skip).each(SHARE_ROLES)('$model', (expected) => judgeRoles(join(shareDir, expected.model), expected));
 });
 
 describe('--roles FILE', () => {

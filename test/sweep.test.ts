@@ -35,7 +35,8 @@ import { reasonFor } from '../sweep/reasons.js';
 import { choreonoidLines, controllerAbort } from '../sweep/logs.js';
 import { type ProbeSample, readProbeLog } from './support/control-live.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
-import { CORPUS_ROLES } from './support/role-expectations.js';
+import { findChoreonoidShare } from './support/peers.js';
+import { CORPUS_ROLES, SHARE_ROLES } from './support/role-expectations.js';
 
 /** A probe sample: the root at (x, y, z) and these joint angles and speeds. */
 const sample = (sim: number, q: Record<string, number>, options: { root?: [number, number, number]; running?: boolean } = {}): ProbeSample => {
@@ -58,9 +59,11 @@ describe('which models the sweep takes', () => {
     expect(selected).toEqual(expected.map((i) => models[i]));
   });
 
-  it('every articulated corpus model the roles test judges, then ours, each once and each on disk', () => {
-    const list = sweepModels(corpusDir, projectRoot);
-    expect(list.map((m) => m.model)).toEqual([...CORPUS_ROLES.map((r) => r.model), ...OWN_MODELS]);
+  it("every articulated corpus model the roles test judges, then ours, then the installed share's the corpus lacks, each once and each on disk", () => {
+    const share = findChoreonoidShare();
+    const list = sweepModels(corpusDir, projectRoot, share.ok ? share.dir : null);
+    const shared = share.ok ? SHARE_ROLES.map((r) => `\${SHARE}/${r.model}`) : [];
+    expect(list.map((m) => m.model)).toEqual([...CORPUS_ROLES.map((r) => r.model), ...OWN_MODELS, ...shared]);
     expect(new Set(list.map((m) => m.model)).size).toBe(list.length);
     for (const m of list) expect(existsSync(m.file), m.file).toBe(true);
   });

@@ -201,6 +201,7 @@ function readContinuousTrack(state: ReadState, map: YMap): void {
   const first = readLinkContents(state, map);
   const subsequent = cloneLinkDraft(first);
   first.joint.type = 'free';
+  first.continuousTrack = numJoints;
   const add = (index: number, link: LinkDraft, angle: number): void => {
     setLinkName(state, link, `${link.name}${index}`, map);
     link.joint.initial = angle;

@@ -18,6 +18,10 @@ export interface LinkDraft {
   parent: LinkDraft | null;
   children: LinkDraft[];
   source: SourceLocation;
+  /** On a ContinuousTrack node's first shoe only: the node's numJoints (see Link.continuousTrack). */
+  continuousTrack?: number;
+  /** See Link.pluginNodes. */
+  pluginNodes?: string[];
 }
 
 /** A RigidBody node's mass properties in the link frame (centre of mass, mass, inertia about the CoM). */
@@ -87,5 +91,7 @@ export function finishLink(l: LinkDraft): Link {
     visuals: l.visuals,
     collisions: l.collisions,
     source: l.source,
+    ...(l.continuousTrack !== undefined ? { continuousTrack: l.continuousTrack } : {}),
+    ...(l.pluginNodes !== undefined ? { pluginNodes: l.pluginNodes } : {}),
   };
 }

@@ -118,6 +118,7 @@ function readNode(parent: ElementScope, map: YMap, type: string): void {
   }
   if (SCENE_ONLY_TYPES.has(type)) return;
   warn(s.ctx, map.loc, `node type "${type}" is not supported by Choreonoid's core loader (a plugin type?); the node is skipped`);
+  s.link.pluginNodes = [...(s.link.pluginNodes ?? []), type];
 }
 
 function readChildren(s: ElementScope, map: YMap): void {

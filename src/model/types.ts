@@ -157,6 +157,18 @@ export interface Link {
   /** Shapes used for collision (Collision, or plain shapes). */
   collisions: Shape[];
   source?: SourceLocation;
+  /**
+   * On the first shoe of a .body ContinuousTrack node (Choreonoid's `isContinuousTrack` link info): how many shoes
+   * its chain has, this one on a free joint and each next one on a revolute joint below the previous. Choreonoid
+   * closes the chain into a loop only in its AGX Dynamics simulator; elsewhere it stays open at this shoe.
+   */
+  continuousTrack?: number;
+  /**
+   * Node types in the link's elements that only a Choreonoid plugin reads (RotorDevice of the Multicopter plugin,
+   * AGX Dynamics' devices, ...), in file order: the core loader, and so body_bridge, skips them with a warning,
+   * but what they are still says what the link is for (a rotor's propeller is no joint to command).
+   */
+  pluginNodes?: string[];
 }
 
 export type ImageType = 'COLOR_IMAGE' | 'GRAYSCALE_IMAGE' | 'NO_IMAGE';

@@ -22,10 +22,12 @@
 //       `flipper`.
 //  5. A joint without a joint id in a model that gives other joints ids is `passive`: Choreonoid's own
 //     controllers address joints by id, so the model's author left it to follow (springs, track shoes).
+//     So is a propeller, an unlimited joint with nothing moving below it on or beside a link holding a
+//     RotorDevice: the device (Choreonoid's Multicopter plugin) makes the thrust, not the joint.
 //  6. The remaining joints form limbs (tree.ts): a short chain (at most 3 joints) carrying a camera or a
 //     range sensor is a `head`; short finger chains after an arm, or the only chains of a body, are a
-//     `gripper`; a chain of 2 or more joints whose end touches the ground is a `leg`; 3 or more joints an
-//     `arm`; anything shorter a single actuated `joint`.
+//     `gripper`; a chain of 2 or more joints whose end touches the ground, or that the body lies on, is a
+//     `leg`; 3 or more joints an `arm`; anything shorter a single actuated `joint`.
 import { isMovingJoint } from '../kinematics/frames.js';
 import { cross, dot, mulMat, mulVec, norm, normalize, sub, transpose } from '../model/math.js';
 import type { Diagnostic, Link, RobotModel, Vec3 } from '../model/types.js';
@@ -109,6 +111,30 @@ function loopLinks(model: RobotModel, a: string, b: string): Link[] {
   return [...until(pa), ...until(pb)];
 }
 
+/**
+ * A ContinuousTrack node's chain of shoes is a track only where it is closed into a loop, and Choreonoid closes it
+ * only in its AGX Dynamics simulator (AGXContinuousTrack::createTrackConstraint hinges the last shoe to the first).
+ * In the AIST simulator the first shoe stays on its free joint: measured with ContinuousTrackVehicle.body
+ * (docs/corpus-sweep.md), its front loop unrolls onto the floor within a second and the wheels roll over shoes
+ * that never move round.
+ */
+function openTrackWarning(model: RobotModel, first: Link): Diagnostic {
+  const childOf = new Map<string, Link>();
+  for (const l of model.links) if (l.parent !== null && !childOf.has(l.parent)) childOf.set(l.parent, l);
+  let last = first;
+  for (let i = 1; i < first.continuousTrack!; i++) last = childOf.get(last.name) ?? last;
+  return {
+    file: model.sourceFile,
+    ...first.source,
+    severity: 'warning',
+    message:
+      `${first.name}…${last.name}, the ${first.continuousTrack} shoes of a ContinuousTrack, close into a loop only in Choreonoid's ` +
+      `AGX Dynamics simulator (it hinges ${last.name} back to ${first.name}); the AIST simulator, which simulation.launch.py's ` +
+      `project runs, leaves the chain open at ${first.name} (a free joint), so the track falls open onto the floor and its ` +
+      'wheels roll over its shoes instead of driving them round',
+  };
+}
+
 /** Roles as inferred from the model (see the header), before any roles file. */
 export function inferRoles(model: RobotModel): RoleAnalysis {
   const notes: string[] = [];
@@ -150,6 +176,7 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
   // 3. Tracks.
   const tracks = links.filter((l) => l.joint.type === 'pseudo_continuous_track');
   for (const l of tracks) set(l, 'track', fixedRoot ? 'a pseudo continuous track on a fixed base (a conveyor belt)' : 'a pseudo continuous track (joint type)');
+  for (const first of model.links) if (first.continuousTrack !== undefined) warnings.push(openTrackWarning(model, first));
 
   // 4. The mobile base.
   let drive = noDrive();
@@ -262,10 +289,18 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
     const below = new Set(jointsUnder(s).flatMap((j) => subtreeLinks(model, linkOf.get(j)!.name).map((l) => l.name)));
     return model.devices.filter((d) => VISION.has(d.type) && below.has(d.link)).map((d) => d.name || d.type);
   };
+  // A limb stretched out on the ground (a four-limbed crawler modelled lying flat): touching it along its length, not at its end.
+  const lyingOn = (s: Segment): string | undefined => (contact === null ? undefined : subtreeLinks(model, linkOf.get(s.joints[0]!)!.name).find((l) => contact.touching.has(l.name))?.name);
   const touchesGround = (s: Segment): boolean => contact !== null && subtreeLinks(model, s.tip).some((l) => contact.touching.has(l.name));
   // A joint without a joint id where others have one: Choreonoid's controllers, which address joints by id, never command it.
   if (ids) {
     for (const l of links) if (limbLink(l) && l.joint.id === null) set(l, 'passive', 'no joint id, where the model gives its actuated joints ids: nothing in Choreonoid commands it (a spring, a track shoe, a part that follows)');
+  }
+  for (const l of links) {
+    const rotor = [l, model.links.find((p) => p.name === l.parent)].find((x) => x?.pluginNodes?.includes('RotorDevice'));
+    if (rotor && limbLink(l) && unlimited(l) && subtreeLinks(model, l.name).every((x) => x === l || !hasRole(x))) {
+      set(l, 'passive', `a propeller: the RotorDevice of ${rotor.name} (Choreonoid's Multicopter plugin) makes the thrust, not this joint, and no ros2_control interface commands a RotorDevice`);
+    }
   }
   // The top of the body: a short chain holding the highest link is a head, as on a humanoid or a pan-tilt unit.
   const q = new Map(model.links.filter((l) => l.parent !== null && Number.isFinite(l.joint.initial)).map((l) => [l.joint.name, l.joint.initial]));
@@ -294,6 +329,8 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
       for (const j of s.joints) set(linkOf.get(j)!, 'joint', `a waist or torso: ${s.below.length} limbs branch from ${s.tip}`);
     } else if (s.joints.length >= 2 && s.below.length === 0 && touchesGround(s)) {
       for (const j of s.joints) set(linkOf.get(j)!, 'leg', `a chain of ${s.joints.length} joints from ${s.base} whose end touches the ground`);
+    } else if (s.joints.length >= 2 && s.below.length === 0 && lyingOn(s) !== undefined) {
+      for (const j of s.joints) set(linkOf.get(j)!, 'leg', `a chain of ${s.joints.length} joints from ${s.base} that the body lies on (${lyingOn(s)} touches the ground at the model pose)`);
     } else if (s.joints.length >= 3) {
       for (const j of s.joints) set(linkOf.get(j)!, 'arm', `a chain of ${s.joints.length} joints from ${s.base} to ${s.tip}`);
     } else {

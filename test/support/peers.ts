@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { installedChoreonoid } from '../../src/project/path-variables.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -337,6 +338,18 @@ export const findMoveGroup = (env: Env = process.env): Lookup<Executable> =>
 /** topic_tools' C++ relay: the floor a relay's CPU is measured against. */
 export const findTopicToolsRelay = (env: Env = process.env): Lookup<Executable> =>
   rosExecutable('topic_tools relay', 'topic_tools', 'relay', rosInstall('a ROS 2 with topic_tools (ros-<distro>-topic-tools)'), env);
+
+/**
+ * The installed Choreonoid's share directory (its models and samples): the `choreonoid` on PATH, as Choreonoid
+ * itself finds it (`<prefix>/share/choreonoid-X.Y` beside its bin; src/project/path-variables.ts), and as
+ * project files name it (${SHARE}). It holds robots the corpus lacks (test/support/role-expectations.ts).
+ */
+export function findChoreonoidShare(env: Env = process.env): Lookup<{ dir: string }> {
+  const share = installedChoreonoid(env)?.share;
+  if (share !== undefined && existsSync(join(share, 'model'))) return { ok: true, dir: share };
+  const why = share === undefined ? 'no choreonoid on PATH' : `${share} has no model directory`;
+  return missing("Choreonoid's share", 'ros', why, rosInstall('build github.com/choreonoid/choreonoid into /opt/ros/<distro>'));
+}
 
 /** choreonoid_ros's `choreonoid` (what `ros2 run choreonoid_ros choreonoid` starts, the ROS 2 plugin found through AMENT_PREFIX_PATH). */
 export const findChoreonoidRos = (env: Env = process.env): Lookup<Executable> =>

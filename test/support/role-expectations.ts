@@ -6,7 +6,14 @@
 export interface RoleExpectation {
   model: string;
   roles: Record<string, string>;
-  person?: { role: string; joints: string; fact: string };
+  /** What a person would say where the rules disagree, and the fact about the model they cannot see (one or more). */
+  person?: PersonView | PersonView[];
+}
+
+export interface PersonView {
+  role: string;
+  joints: string;
+  fact: string;
 }
 
 export const CORPUS_ROLES: RoleExpectation[] = [
@@ -111,4 +118,21 @@ export const CORPUS_ROLES: RoleExpectation[] = [
   {"model": "openhrp3/sample/model/simple_vehicle_with_camera.wrl", "roles": {"steering": "STEERING", "wheel": "FRONT_WHEEL REAR_WHEEL_L REAR_WHEEL_R"}},
   {"model": "openhrp3/sample/model/simple_vehicle_with_rangesensor.wrl", "roles": {"steering": "STEERING", "wheel": "FRONT_WHEEL REAR_WHEEL_L REAR_WHEEL_R"}},
   {"model": "openhrp3/sample/model/springJoint.wrl", "roles": {"joint": "SPRING_JOINT"}},
+];
+
+// Choreonoid's own share (test/support/peers.ts: findChoreonoidShare) holds robots the corpus lacks, and the
+// robots that mount a sub-body the corpus lacks (../JACO2/JACO2.body) whole: every articulated model of the share
+// that is not in the corpus, or that loads there with other links. Paths are relative to the share directory.
+export const SHARE_ROLES: RoleExpectation[] = [
+  {"model": "model/AizuSpider/AizuSpiderDA.body", "roles": {"passive": "R_TRACK_WHEEL1 R_TRACK_WHEEL2 L_TRACK_WHEEL1 L_TRACK_WHEEL2 FR_SUB_TRACK_WHEEL2 FR_SUB_TRACK_WHEEL1 FL_SUB_TRACK_WHEEL2 FL_SUB_TRACK_WHEEL1 BR_SUB_TRACK_WHEEL2 BR_SUB_TRACK_WHEEL1 BL_SUB_TRACK_WHEEL2 BL_SUB_TRACK_WHEEL1", "joint": "FR_FLIPPER FL_FLIPPER BR_FLIPPER BL_FLIPPER", "arm": "ARM1_SHOULDER ARM1_ARM ARM1_FOREARM ARM1_WRIST1 ARM1_WRIST2 ARM1_HAND ARM2_SHOULDER ARM2_ARM ARM2_FOREARM ARM2_WRIST1 ARM2_WRIST2 ARM2_HAND", "gripper": "ARM1_FINGER1 ARM1_FINGER2 ARM1_FINGER3 ARM2_FINGER1 ARM2_FINGER2 ARM2_FINGER3"}, "person": {"role": "flipper", "joints": "FR_FLIPPER FL_FLIPPER BR_FLIPPER BL_FLIPPER", "fact": "AGX tracks: the belts are AGXVehicleContinuousTrackDevice devices with no collision shape, so no wheel reaches the ground and the flippers carry nothing body_bridge sees touching it"}},
+  {"model": "model/AizuSpider/AizuSpiderDS.body", "roles": {"track": "R_TRACK L_TRACK FR_SUB_TRACK FL_SUB_TRACK BR_SUB_TRACK BL_SUB_TRACK", "flipper": "FR_FLIPPER FL_FLIPPER BR_FLIPPER BL_FLIPPER", "arm": "ARM1_SHOULDER ARM1_ARM ARM1_FOREARM ARM1_WRIST1 ARM1_WRIST2 ARM1_HAND ARM2_SHOULDER ARM2_ARM ARM2_FOREARM ARM2_WRIST1 ARM2_WRIST2 ARM2_HAND", "gripper": "ARM1_FINGER1 ARM1_FINGER2 ARM1_FINGER3 ARM2_FINGER1 ARM2_FINGER2 ARM2_FINGER3"}},
+  {"model": "model/AizuSpider/AizuSpiderSA.body", "roles": {"passive": "R_TRACK_WHEEL1 R_TRACK_WHEEL2 L_TRACK_WHEEL1 L_TRACK_WHEEL2 FR_SUB_TRACK_WHEEL2 FR_SUB_TRACK_WHEEL1 FL_SUB_TRACK_WHEEL2 FL_SUB_TRACK_WHEEL1 BR_SUB_TRACK_WHEEL2 BR_SUB_TRACK_WHEEL1 BL_SUB_TRACK_WHEEL2 BL_SUB_TRACK_WHEEL1", "joint": "FR_FLIPPER FL_FLIPPER BR_FLIPPER BL_FLIPPER", "arm": "SHOULDER ARM FOREARM WRIST1 WRIST2 HAND", "gripper": "FINGER1 FINGER2 FINGER3"}, "person": {"role": "flipper", "joints": "FR_FLIPPER FL_FLIPPER BR_FLIPPER BL_FLIPPER", "fact": "AGX tracks: the belts are AGXVehicleContinuousTrackDevice devices with no collision shape, so no wheel reaches the ground and the flippers carry nothing body_bridge sees touching it"}},
+  {"model": "model/AizuSpider/AizuSpiderSS.body", "roles": {"track": "R_TRACK L_TRACK FR_SUB_TRACK FL_SUB_TRACK BR_SUB_TRACK BL_SUB_TRACK", "flipper": "FR_FLIPPER FL_FLIPPER BR_FLIPPER BL_FLIPPER", "arm": "SHOULDER ARM FOREARM WRIST1 WRIST2 HAND", "gripper": "FINGER1 FINGER2 FINGER3"}},
+  {"model": "model/AizuWheel/AizuWheel.body", "roles": {"drive_wheel": "R_WHEEL L_WHEEL", "caster": "FRONT_CASTER_YAW FRONT_CASTER BACK_CASTER_YAW BACK_CASTER", "arm": "ARM_SHOULDER ARM_ARM ARM_FOREARM ARM_WRIST1 ARM_WRIST2 ARM_HAND", "gripper": "ARM_FINGER1 ARM_FINGER2 ARM_FINGER3"}},
+  {"model": "model/DoubleArmV7/DoubleArmV7-Upper.body", "roles": {"arm": "MFRAME BLOCK BOOM ARM TOHKU_PITCH TOHKU_ROLL UFRAME MNP_SWING MANIBOOM MANIARM MANIELBOW YAWJOINT HANDBASE PUSHROD", "gripper": "TOHKU_TIP_01 TOHKU_TIP_02", "passive": "HANDSLNK_I HANDSLNK_O MANIFNG_U HANDTIP_U HANDLNK_I MANIFNG_L HANDTIP_L HANDLNK_O"}, "person": {"role": "gripper", "joints": "PUSHROD", "fact": "the hand's fingers are a closed linkage (extra joints) that PUSHROD, the prismatic last joint of the chain, pushes; the rules take that joint as the arm's"}},
+  {"model": "model/DoubleArmV7/DoubleArmV7A.body", "roles": {"arm": "MFRAME BLOCK BOOM ARM TOHKU_PITCH TOHKU_ROLL UFRAME MNP_SWING MANIBOOM MANIARM MANIELBOW YAWJOINT HANDBASE PUSHROD", "gripper": "TOHKU_TIP_01 TOHKU_TIP_02", "passive": "HANDSLNK_I HANDSLNK_O MANIFNG_U HANDTIP_U HANDLNK_I MANIFNG_L HANDTIP_L HANDLNK_O WHEEL_L0 WHEEL_L1 WHEEL_L2 WHEEL_L3 WHEEL_R0 WHEEL_R1 WHEEL_R2 WHEEL_R3"}, "person": [{"role": "drive_wheel", "joints": "WHEEL_L0 WHEEL_L1 WHEEL_L2 WHEEL_L3 WHEEL_R0 WHEEL_R1 WHEEL_R2 WHEEL_R3", "fact": "AGX tracks: its belts are AGXVehicleContinuousTrackDevice devices (AGX Dynamics, which Choreonoid here lacks: it does not load the model) with no collision shape of their own, so no wheel reaches the ground and none has a joint id"}, {"role": "gripper", "joints": "PUSHROD", "fact": "the hand's fingers are a closed linkage (extra joints) that PUSHROD, the prismatic last joint of the chain, pushes; the rules take that joint as the arm's"}]},
+  {"model": "model/DoubleArmV7/DoubleArmV7S.body", "roles": {"arm": "MFRAME BLOCK BOOM ARM TOHKU_PITCH TOHKU_ROLL UFRAME MNP_SWING MANIBOOM MANIARM MANIELBOW YAWJOINT HANDBASE PUSHROD", "gripper": "TOHKU_TIP_01 TOHKU_TIP_02", "passive": "HANDSLNK_I HANDSLNK_O MANIFNG_U HANDTIP_U HANDLNK_I MANIFNG_L HANDTIP_L HANDLNK_O", "track": "TRACK_L TRACK_R"}, "person": {"role": "gripper", "joints": "PUSHROD", "fact": "the hand's fingers are a closed linkage (extra joints) that PUSHROD, the prismatic last joint of the chain, pushes; the rules take that joint as the arm's"}},
+  {"model": "model/JACO2/JACO2.body", "roles": {"arm": "SHOULDER ARM FOREARM WRIST1 WRIST2 HAND", "gripper": "FINGER1 FINGER2 FINGER3"}},
+  {"model": "model/WAREC1/WAREC1.body", "roles": {"leg": "RL_HIP_R RL_HIP_P RL_HIP_Y RL_KNEE_P RL_ANKLE_Y RL_ANKLE_P RL_ANKLE_R RR_HIP_R RR_HIP_P RR_HIP_Y RR_KNEE_P RR_ANKLE_Y RR_ANKLE_P RR_ANKLE_R FL_HIP_R FL_HIP_P FL_HIP_Y FL_KNEE_P FL_ANKLE_Y FL_ANKLE_P FL_ANKLE_R FR_HIP_R FR_HIP_P FR_HIP_Y FR_KNEE_P FR_ANKLE_Y FR_ANKLE_P FR_ANKLE_R"}},
+  {"model": "model/multicopter/quadcopter.body", "roles": {"head": "CAMERA_T", "passive": "PROP0 PROP2 PROP1 PROP3"}},
 ];
