@@ -31,7 +31,8 @@ function write(file: SweepFile, total: number): void {
     renameSync(`${path}.tmp`, path);
   };
   put(JSON_FILE, `${JSON.stringify(file, null, 1)}\n`);
-  put(DOC_FILE, renderDocument(file, total, (model) => reasonFor(REASONS, model)));
+  // Rows of models this run does not list (the share's, where no Choreonoid is installed) still count.
+  put(DOC_FILE, renderDocument(file, Math.max(total, file.results.length), (model) => reasonFor(REASONS, model)));
 }
 
 /** One line of progress: the outcome and every failed check's figure. */
