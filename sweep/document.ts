@@ -35,6 +35,7 @@ export BODY_BRIDGE_LIVE_DOMAIN_BASE=80            # the sweep's ROS domain is th
 npm run sweep                                      # every model not yet in docs/corpus-sweep.json with its file's hash
 npm run sweep -- --only 'Tank|RH2'                 # those whose name matches (a regular expression)
 npm run sweep -- --only PA10 --rerun               # again, whatever the JSON has
+npm run sweep -- --only '^\\\$\\{SHARE\\}'             # the installed Choreonoid's models (found through the choreonoid on PATH)
 npm run sweep -- --render                          # only this document, from the JSON
 \`\`\`
 

@@ -1,6 +1,7 @@
 // Joint roles (src/roles): on our own models, one per case, whose roles are known by construction; on every
-// articulated corpus model against what a person calls its joints (test/support/role-expectations.ts); the
-// roles file's located errors; and the COLLADA reader the wheel radius uses, against assimp's importer.
+// articulated corpus model, and every model of the installed Choreonoid's share that the corpus lacks, against what
+// a person calls its joints (test/support/role-expectations.ts); the roles file's located errors; and the COLLADA
+// reader the wheel radius uses, against assimp's importer.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
