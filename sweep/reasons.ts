@@ -72,14 +72,16 @@ export const REASONS: Reason[] = [
       'tips over on its frame (its root turned 14°).',
   },
   {
-    models: /^\$\{SHARE\}\/model\/AizuWheel\/AizuWheel\.body$/,
+    models: /AizuWheel\/AizuWheel\.body$/,
     reason:
-      'Not explained yet: with its JACO2 arm its wheels slip. They turned as for 0.569 m (the odometry) and the base went ' +
-      '0.469–0.473 m in two runs, yawing 7.8° to the right (the right wheel turned 5.80 rad, the left 5.54: the arm at its ' +
-      "random goal moves the centre of mass 24 mm toward the left wheel, which the P-only velocity loops let lag). The " +
-      'same robot without the arm (the corpus row) drove 0.552–0.572 m, odometry 0.580–0.595 m. The centre of mass moved ' +
-      '3 mm forward only (x 0.019 → 0.022 m, the axle at 0), so less weight on the drive wheels is not the cause; what is ' +
-      'was not found.',
+      'Not explained yet: its drive wheels slip. Without its arm (the corpus file, whose ../JACO2 sub-body the corpus ' +
+      'lacks) the base went 0.552 and 0.554 m in two runs on 30 Nov 2026 while the wheels turned as for 0.580 m (the ' +
+      'odometry): 5 %; on 28 Nov, before diff_drive_controller had acceleration limits (±0.147 m/s² for AizuWheel, from ' +
+      'what its casters may bear), 0.5715 m against 0.5946 m, just inside the bound. With its JACO2 arm (the share\'s file) ' +
+      'it went 0.469 and 0.473 m against 0.569 m, 17 %, yawing 7.8° to the right: the arm at its random goal moves the ' +
+      'centre of mass 24 mm toward the left wheel, which turned 5.54 rad to the right one\'s 5.80 (the P-only velocity ' +
+      'loops lag more under more load), and 3 mm forward only (x 0.019 → 0.022 m, the axle at 0), so less weight on the ' +
+      'drive wheels is not the cause. What makes them slip was not found.',
   },
   {
     models: /multicopter\/quadcopter\.body$/,
