@@ -28,9 +28,12 @@ export interface ModelDesign {
   joints: Record<string, JointFacts>;
   /** Each joint's mode in the <ros2_control> block. */
   modes: Record<string, string>;
-  /** position_pd joints: the largest static error the gains predict under gravity (rad or m). */
+  /** position_pd joints: the largest static error the gains predict under their design load (rad or m). */
   sag: Record<string, number>;
-  /** position_pd joints: the largest gravity torque (N·m) or force (N) the gains were designed to hold, G = sag · P. */
+  /**
+   * position_pd joints: the static torque (N·m) or force (N) the gains were designed to hold, G = sag · P: gravity, or for
+   * a leg or flipper the body it carries through the ground where larger (rows before 30 Nov 2026, 02:00 UTC: gravity).
+   */
   gravity: Record<string, number>;
 }
 
@@ -57,7 +60,7 @@ export function modelDesign(file: string): ModelDesign {
     joints,
     modes: Object.fromEntries(config.block.modes.joints.map((m) => [m.joint, m.mode])),
     sag: Object.fromEntries(config.gains.joints.filter((g) => g.mode === 'position_pd').map((g) => [g.joint, g.sag])),
-    gravity: Object.fromEntries(config.gains.joints.filter((g) => g.mode === 'position_pd').map((g) => [g.joint, g.load.gravity])),
+    gravity: Object.fromEntries(config.gains.joints.filter((g) => g.mode === 'position_pd').map((g) => [g.joint, g.held])),
   };
 }
 

@@ -48,8 +48,9 @@ was. A model that does not come up within \`--start-timeout\` (default 180 s) or
 ## The checks
 
 - **rest ${REST_SECONDS} s** — once every controller is active, nothing is commanded for ${REST_SECONDS} s of simulation time;
-  every joint the gains hold (\`position_pd\`) must stay within its predicted gravity sag (docs/control.md,
-  "Gains from the model": G/P over the sampled configurations) of where it was when the window began, or
+  every joint the gains hold (\`position_pd\`) must stay within its predicted sag (docs/control.md,
+  "Gains from the model": G/P, G its gravity load over the sampled configurations, or for a leg or flipper the body it
+  carries through the ground if larger) of where it was when the window began, or
   ${DRIFT_FLOOR * 1000} mrad (mm) for a joint gravity does not load. The figure is the joint with the largest drift / allowed.
 - **trajectories** — each \`joint_trajectory_controller\` gets one goal: per joint, a seeded random point in the
   middle ${GOAL_SPAN * 100} % of its limits (± ${UNLIMITED_GOAL_RANGE} about where it stands when it has none), all controllers at once,

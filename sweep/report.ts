@@ -134,7 +134,7 @@ export function measuredFacts(r: ModelResult): string[] {
     if (!worst || !l || !(Math.abs(l.effort) > LOAD_FACTOR * l.gravity && Math.abs(l.effort) > LOAD_FLOOR)) return;
     const unit = worst.unit === 'm' ? 'N' : 'N·m';
     const bore = `${what}: ${worst.what} bore ${Math.abs(l.effort).toPrecision(3)} ${unit}`;
-    facts.push(l.gravity > 0 ? `${bore}, ${(Math.abs(l.effort) / l.gravity).toPrecision(2)}× the ${l.gravity.toPrecision(3)} ${unit} of gravity its gains hold within the sag` : `${bore}, and its gains were designed for no gravity load`);
+    facts.push(l.gravity > 0 ? `${bore}, ${(Math.abs(l.effort) / l.gravity).toPrecision(2)}× the ${l.gravity.toPrecision(3)} ${unit} its gains hold within the sag` : `${bore}, and its gains were designed for no static load`);
   };
   if (r.rest && !r.rest.pass) {
     load('at rest', r.rest.worst, r.rest.loads);

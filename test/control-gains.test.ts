@@ -4,7 +4,7 @@
 // inertia matrix has a closed form.
 import { describe, expect, it } from 'vitest';
 import { type GainOptions, STABILITY_TARGET, designGains } from '../src/control/gains.js';
-import { GRAVITY, jointLoads, jointSpaceDynamics, loadConfigurations } from '../src/control/joint-loads.js';
+import { carriedLoads, GRAVITY, jointLoads, jointSpaceDynamics, loadConfigurations } from '../src/control/joint-loads.js';
 import type { ControlMode, JointMode } from '../src/control/modes.js';
 import type { Link, Mat3, RobotModel } from '../src/model/types.js';
 import { joint, link, pose } from './support/urdf-models.js';
@@ -263,4 +263,37 @@ it('jointSpaceDynamics and the hand-written M agree on the two-link arms used ab
     const hand = inertiaByHand(a, 0.9);
     for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) expect(d.inertia[i]![j]).toBeCloseTo(hand[i]![j]!, 12);
   }
+});
+
+describe('a limb standing on the ground: the body it carries', () => {
+  // A free body of 10 kg whose centre of mass lies 0.1 m ahead of (and 0.5 m above) the hip of its one leg, a
+  // 2 kg shank hanging straight below the hip: standing on it, the hip holds the body's 10·g·0.1 N·m (the
+  // shank's weight passes through the axis at this pose); in the air it holds the shank alone, 0 at this pose.
+  const standing = (): RobotModel =>
+    robot([
+      link('body', null, joint('body', 'free'), pose([0, 0, 1]), { mass: 10, centerOfMass: [0.1, 0, 0.5], inertia: diag(0.5, 0.5, 0.5) }),
+      link('shank', 'body', joint('hip', 'revolute', { axis: [0, 1, 0], lower: -1, upper: 1 }), pose([0, 0, 0]), { mass: 2, centerOfMass: [0, 0, -0.5], inertia: diag(0.04, 0.04, 0.01) }),
+    ]);
+
+  it('carriedLoads: the weight on the far side of the joint, at the pose the body stands in', () => {
+    expect(carriedLoads(standing(), ['hip']).get('hip')).toBeCloseTo(10 * GRAVITY * 0.1, 12);
+    // Only the joints asked about.
+    expect(carriedLoads(standing(), []).size).toBe(0);
+  });
+
+  it('the design holds the larger of the two within the sag: P = G/s from the body, the sag then s', () => {
+    const model = standing();
+    const loads = jointLoads(model, { samples: 50 });
+    const air = designGains(loads, modes(model, 'position_pd'), { timeStep: 0.0001 });
+    const stand = designGains(loads, modes(model, 'position_pd'), { timeStep: 0.0001 }, new Map(), new Map(), carriedLoads(model, ['hip']));
+    const [a, s] = [air.joints[0]!, stand.joints[0]!];
+    expect(a.heldFrom).toBe('gravity');
+    expect(s.heldFrom).toBe('body');
+    expect(s.held).toBeCloseTo(10 * GRAVITY * 0.1, 12);
+    // The shank swinging in the air loads the hip with at most 2·g·0.5·sin(1) < the body's 9.8 N·m.
+    expect(a.held).toBeLessThan(s.held);
+    expect(s.p).toBeCloseTo(s.held / 0.001, 6);
+    expect(s.sag).toBeCloseTo(0.001, 12);
+    expect(s.pFrom).toBe('sag');
+  });
 });

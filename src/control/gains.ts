@@ -2,8 +2,9 @@
 // (joint-loads.ts), for a stated bandwidth and damping ratio:
 //
 //   position_pd (and effort, whose PD the joint_trajectory_controller computes):
-//     P = max(I·ω², G / s)      I: heaviest inertia, ω = 2π·bandwidth, G: largest gravity load,
-//     D = 2·ζ·√(P·I)            s: the largest static error (sag) allowed without gravity compensation
+//     P = max(I·ω², G / s)      I: heaviest inertia, ω = 2π·bandwidth, G: largest gravity load (for a
+//     D = 2·ζ·√(P·I)            limb standing on the ground, or the body it carries, if larger),
+//                               s: the largest static error (sag) allowed without gravity compensation
 //   velocity_pd: P = I·ω, D = 0 (a first-order velocity loop; D multiplies the last step's
 //     acceleration in BodySystemInterface, which only adds a one-step-delayed term)
 //
@@ -74,6 +75,12 @@ export interface JointGains {
   /** The model's damping (velocity_pd: its P) was lowered by more than 1 % to keep the loop stable at the step. */
   dLowered: boolean;
   load: JointLoad;
+  /**
+   * The static load the design holds (N·m or N): the gravity on what the joint carries in the air, or, for a limb that
+   * stands on the ground, the body it carries through it where that is larger (joint-loads.ts, carriedLoads).
+   */
+  held: number;
+  heldFrom: 'gravity' | 'body';
   /** The heaviest inertia the design used (the load's, plus what the caller added: a wheel's share of the body). */
   inertia: number;
   /** The lightest inertia the joint feels (1/(M⁻¹)_jj over the samples, given the other joints' modes). */
@@ -82,7 +89,7 @@ export interface JointGains {
   bandwidth: number;
   /** ζ at the heaviest inertia (position loops). */
   damping: number;
-  /** Position loops: the largest static error, G/P (rad or m). Velocity loops: the drift under the largest gravity load, G/P (rad/s or m/s). */
+  /** Position loops: the largest static error, held/P (rad or m). Velocity loops: the drift under the largest gravity load, G/P (rad/s or m/s). */
   sag: number;
   /** Position loops: D/P (s), the error per unit of speed while moving (the loop damps the speed itself, not its error). */
   lag: number;
@@ -119,6 +126,7 @@ function formulaGains(
   o: Required<GainOptions>,
   user: ReadonlyMap<string, UserGains>,
   extraInertia: ReadonlyMap<string, number>,
+  carried: ReadonlyMap<string, number>,
   warnings: string[],
 ): { gains: JointGains[]; index: number[] } {
   const modeOf = new Map(modes.map((m) => [m.joint, m.mode]));
@@ -131,6 +139,9 @@ function formulaGains(
     // A free caster (effort, commanded by nothing) has no loop: no gains.
     if (mode === undefined || !isPdMode(mode) || passive.has(load.joint)) return;
     const inertia = load.heaviest + (extraInertia.get(load.joint) ?? 0);
+    const body = mode === 'velocity_pd' ? 0 : (carried.get(load.joint) ?? 0);
+    const held = Math.max(load.gravity, body);
+    const heldFrom = body > load.gravity ? 'body' : 'gravity';
     const given = user.get(load.joint) ?? {};
     let p: number;
     let pFrom: JointGains['pFrom'];
@@ -141,14 +152,14 @@ function formulaGains(
       d = given.d ?? 0;
     } else {
       const stiff = inertia * omega * omega;
-      const holding = load.gravity / o.maxSag;
+      const holding = held / o.maxSag;
       p = given.p ?? Math.max(stiff, holding);
       pFrom = given.p !== undefined ? 'user' : holding > stiff ? 'sag' : 'bandwidth';
       d = given.d ?? 2 * o.damping * Math.sqrt(p * inertia);
     }
     if (!(inertia > 0)) warnings.push(`${load.joint}: carries no mass, inertia or rotor about its axis; the simulator cannot move it, and gains mean nothing there`);
     index.push(j);
-    gains.push({ joint: load.joint, mode, p, d, pFrom, dFrom: given.d !== undefined ? 'user' : 'model', dLowered: false, load, inertia, lightest: Infinity, bandwidth: 0, damping: 0, sag: 0, lag: 0 });
+    gains.push({ joint: load.joint, mode, p, d, pFrom, dFrom: given.d !== undefined ? 'user' : 'model', dLowered: false, load, held, heldFrom, inertia, lightest: Infinity, bandwidth: 0, damping: 0, sag: 0, lag: 0 });
   });
   return { gains, index };
 }
@@ -254,11 +265,12 @@ export function designGains(
   options: GainOptions = {},
   user: ReadonlyMap<string, UserGains> = new Map(),
   extraInertia: ReadonlyMap<string, number> = new Map(),
+  carried: ReadonlyMap<string, number> = new Map(),
 ): GainDesign {
   const o = pick(options);
   const T = o.timeStep;
   const warnings: string[] = [];
-  const { gains, index } = formulaGains(loads, modes, o, user, extraInertia, warnings);
+  const { gains, index } = formulaGains(loads, modes, o, user, extraInertia, carried, warnings);
   const inverses = freeInverseInertias(loads, modes, index, warnings);
   for (const w of inverses) gains.forEach((g, i) => (g.lightest = Math.min(g.lightest, 1 / w[i]![i]!)));
   const stiffness = gains.map((g) => (g.mode === 'velocity_pd' ? 0 : g.p));
@@ -287,7 +299,7 @@ export function designGains(
     g.d = damping[i]!;
     g.bandwidth = Math.sqrt(g.p / g.inertia) / (2 * Math.PI);
     g.damping = g.d / (2 * Math.sqrt(g.p * g.inertia));
-    g.sag = g.load.gravity / g.p;
+    g.sag = g.held / g.p;
     g.lag = g.d / g.p;
   });
   const final = worst ?? { margin: 0, alpha: 0, beta: 0 };
@@ -299,7 +311,8 @@ export function designGains(
   }
   for (const g of gains) {
     if (g.mode !== 'velocity_pd' && g.pFrom !== 'user' && g.sag > o.maxSag * (1 + 1e-9)) {
-      warnings.push(`${g.joint}: gravity sag up to ${g.sag.toPrecision(3)} ${g.load.type === 'prismatic' ? 'm' : 'rad'}, over the ${o.maxSag} asked: P was lowered for stability`);
+      const what = g.heldFrom === 'body' ? 'sag under the body it carries through the ground' : 'gravity sag';
+      warnings.push(`${g.joint}: ${what} up to ${g.sag.toPrecision(3)} ${g.load.type === 'prismatic' ? 'm' : 'rad'}, over the ${o.maxSag} asked: P was lowered for stability`);
     }
   }
   return { joints: gains, margin: final.margin, stiffnessTerm: final.alpha, dampingTerm: final.beta, options: o, warnings };

@@ -220,3 +220,44 @@ export function jointLoads(model: RobotModel, options: LoadOptions = {}): Loads 
   for (const load of joints) if (load.gravity < GRAVITY_FLOOR) load.gravity = 0;
   return { joints, samples };
 }
+
+/**
+ * What each of `joints` holds up when the body stands on the limb it is part of: at the pose the body stands in
+ * (the initial configuration, clamped into the limits), the torque (N·m) or force (N) gravity puts on the joint
+ * from everything on the root's side of it within its body — the rest of the body, carried through the ground
+ * contact below the joint as if that contact alone bore it (standing on one leg: a walking body's stance, a
+ * flipper lifting the chassis). gravity (above) is the other side, the limb held in the air. A free joint bounds
+ * the body as in the dynamics (a sub-body is no load).
+ */
+export function carriedLoads(model: RobotModel, joints: readonly string[]): Map<string, number> {
+  const wanted = new Set(joints);
+  const moving = model.links.filter(isMovingJoint);
+  const poses = linkWorldPoses(model, new Map(moving.map((l) => [l.joint.name, home(l)])));
+  const byName = new Map(model.links.map((l) => [l.name, l]));
+  const bodyOf = (l: Link): string => {
+    let at = l;
+    while (at.parent !== null && at.joint.type !== 'free') at = byName.get(at.parent)!;
+    return at.name;
+  };
+  const inSubtree = (l: Link, top: Link): boolean => {
+    for (let at: Link | undefined = l; at; at = at.parent === null ? undefined : byName.get(at.parent)) if (at === top) return true;
+    return false;
+  };
+  const out = new Map<string, number>();
+  for (const j of moving.filter((l) => wanted.has(l.joint.name))) {
+    const pose = poses.get(j.name)!;
+    const axis = mulVec(pose.rotation, j.joint.axis);
+    const body = bodyOf(j);
+    let held = 0;
+    for (const l of model.links) {
+      if (bodyOf(l) !== body || inSubtree(l, j)) continue;
+      const p = poses.get(l.name)!;
+      const com = add(p.translation, mulVec(p.rotation, l.centerOfMass));
+      // As gravity above: m·g·(Jv)_z, Jv the velocity the joint gives the point (here the rest of the body moving against the fixed limb).
+      const jv = j.joint.type === 'revolute' ? cross(axis, [com[0] - pose.translation[0], com[1] - pose.translation[1], com[2] - pose.translation[2]]) : axis;
+      held += l.mass * GRAVITY * jv[2];
+    }
+    out.set(j.joint.name, Math.abs(held) < GRAVITY_FLOOR ? 0 : Math.abs(held));
+  }
+  return out;
+}
