@@ -2,11 +2,10 @@
 // them (CPU seconds, per thread, page faults), the machine's load, and Cyclone's settings for large messages.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { RECEIVE_BUFFER, withCycloneSettings } from '../test/support/cyclone.js';
 
 const TICKS_PER_SECOND = 100; // /proc/<pid>/stat's clock ticks (USER_HZ) on Linux
 
-/** Cyclone's receive buffer for a 5 MB cloud (the kernel caps it at net.core.rmem_max). */
-export const RECEIVE_BUFFER = '<Internal><SocketReceiveBufferSize min="default" max="8MB"/></Internal>';
 
 /**
  * With LIVE_LARGE_FRAGMENTS=1: UDP datagrams of up to 64 kB instead of Cyclone's 1344-byte fragments in
@@ -17,10 +16,7 @@ export const LARGE_FRAGMENTS = '<General><MaxMessageSize>65500B</MaxMessageSize>
 export function cycloneUri(): string {
   // LIVE_DEFAULT_RECEIVE_BUFFER=1 leaves the socket buffer at the kernel's default, to see what it loses.
   const add = (process.env.LIVE_DEFAULT_RECEIVE_BUFFER === '1' ? '' : RECEIVE_BUFFER) + (process.env.LIVE_LARGE_FRAGMENTS === '1' ? LARGE_FRAGMENTS : '');
-  const base = process.env.CYCLONEDDS_URI ?? '';
-  if (add === '') return base;
-  if (base.includes('</Domain>')) return base.replace('</Domain>', `${add}</Domain>`);
-  return `<CycloneDDS><Domain>${add}</Domain></CycloneDDS>`;
+  return withCycloneSettings(process.env.CYCLONEDDS_URI, add);
 }
 
 export function cpuSeconds(pid: number): number {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { loadRclnodejs } from '../../src/ros/rclnodejs-transport.js';
+import { liveCycloneUri } from './cyclone.js';
 import { projectRoot } from './oracle.js';
 import { findXvfb, found, type Lookup, missing } from './peers.js';
 
@@ -330,7 +331,8 @@ export const isModelWarning = (line: string): boolean =>
 const LIVE_SUITES = ['ros-live', 'ros-live-choreonoid', 'ros-live-control', 'ros-live-moveit', 'ros-live-rviz', 'ros-live-world', 'ros-live-project', 'ros-live-shutdown', 'ros-live-faults', 'corpus-sweep', 'ros-live-mobile'] as const;
 
 /**
- * Puts this test file's process, and every process it starts, on a ROS domain of the suite's own: vitest runs
+ * Puts this test file's process, and every process it starts, on a ROS domain of the suite's own (and gives them
+ * Cyclone's receive buffer for large messages, cyclone.ts): vitest runs
  * files side by side, and two suites on one domain would hear each other's Choreonoid /clock and /tf, and call
  * each other's move_group. It also keeps the suites off the domain of a graph the user has running. Domains
  * BODY_BRIDGE_LIVE_DOMAIN_BASE + 1… (default 60: 61–71, the corpus sweep's (sweep/) 70, clear of the default 0 and of Linux's ephemeral ports);
@@ -343,6 +345,8 @@ export function ownRosDomain(suite: (typeof LIVE_SUITES)[number]): number {
   }
   const domain = base + 1 + LIVE_SUITES.indexOf(suite);
   process.env.ROS_DOMAIN_ID = String(domain);
+  // Before rcl starts here or in any process the suite starts: large best-effort messages arrive whole (cyclone.ts).
+  process.env.CYCLONEDDS_URI = liveCycloneUri(process.env.CYCLONEDDS_URI);
   return domain;
 }
 
