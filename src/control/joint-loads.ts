@@ -234,11 +234,9 @@ export function carriedLoads(model: RobotModel, joints: readonly string[]): Map<
   const moving = model.links.filter(isMovingJoint);
   const poses = linkWorldPoses(model, new Map(moving.map((l) => [l.joint.name, home(l)])));
   const byName = new Map(model.links.map((l) => [l.name, l]));
-  const bodyOf = (l: Link): string => {
-    let at = l;
-    while (at.parent !== null && at.joint.type !== 'free') at = byName.get(at.parent)!;
-    return at.name;
-  };
+  // Each link's body (the root, or the free-joint link above it), found once for all the joints asked about.
+  const bodyOf = new Map<string, string>();
+  for (const l of model.links) bodyOf.set(l.name, l.parent === null || l.joint.type === 'free' ? l.name : bodyOf.get(l.parent)!);
   const inSubtree = (l: Link, top: Link): boolean => {
     for (let at: Link | undefined = l; at; at = at.parent === null ? undefined : byName.get(at.parent)) if (at === top) return true;
     return false;
@@ -247,10 +245,10 @@ export function carriedLoads(model: RobotModel, joints: readonly string[]): Map<
   for (const j of moving.filter((l) => wanted.has(l.joint.name))) {
     const pose = poses.get(j.name)!;
     const axis = mulVec(pose.rotation, j.joint.axis);
-    const body = bodyOf(j);
+    const body = bodyOf.get(j.name);
     let held = 0;
     for (const l of model.links) {
-      if (bodyOf(l) !== body || inSubtree(l, j)) continue;
+      if (bodyOf.get(l.name) !== body || inSubtree(l, j)) continue;
       const p = poses.get(l.name)!;
       const com = add(p.translation, mulVec(p.rotation, l.centerOfMass));
       // As gravity above: m·g·(Jv)_z, Jv the velocity the joint gives the point (here the rest of the body moving against the fixed limb).
