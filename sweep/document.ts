@@ -1,6 +1,7 @@
 // docs/corpus-sweep.md, whole, from the sweep's results: what was run, how to run it again, what each check
 // means, the counts and the table.
 import { DRIFT_FLOOR, DRIVE, GOAL_SPAN, MIN_TRAJECTORY, REST_SECONDS, ROOT_SPEED_LIMIT, TRAJECTORY_SPEED_FRACTION, UNLIMITED_GOAL_RANGE, UNLIMITED_JOINT_SPEED } from './checks.js';
+import { FLOOR_CLEARANCE, FOOT_DRIFT, GOAL_DRAWS, PATH_CHECKS, SQUAT_DEPTH, SQUAT_SHIFT, SUPPORT_MARGIN } from './goals.js';
 import { counts, renderTable, type SweepFile } from './report.js';
 
 const share = ([passed, of]: [number, number]): string => `${passed} of ${of}`;
@@ -55,6 +56,15 @@ was. A model that does not come up within \`--start-timeout\` (default 180 s) or
 - **trajectories** — each \`joint_trajectory_controller\` gets one goal: per joint, a seeded random point in the
   middle ${GOAL_SPAN * 100} % of its limits (± ${UNLIMITED_GOAL_RANGE} about where it stands when it has none), all controllers at once,
   over a time that keeps every joint below ${TRAJECTORY_SPEED_FRACTION} of its velocity limit on average (at least ${MIN_TRAJECTORY} s).
+  The goals are the ones a person, or MoveIt with the floor in its scene, would send (sweep/goals.ts; from
+  30 Nov 2026, 05:00 UTC on; the trajectories cell says how they were drawn when not at the first draw): a draw is kept only if, at the goal and at ${PATH_CHECKS} points on the
+  way there (Choreonoid's pose when the goals are drawn), no link that stood ${FLOOR_CLEARANCE * 1000} mm or more clear of the floor
+  goes nearer, and no pair of links MoveIt's allowed collision matrix checks collides; else the next draw (at most ${GOAL_DRAWS}).
+  The legs (role \`leg\`) a free body stands on are not drawn: the root is lowered by up to ${SQUAT_DEPTH * 100} % of its height
+  and shifted by up to ${SQUAT_SHIFT * 100} % (every other draw straight down), and the legs' joints solved (damped least squares)
+  so that each foot keeps its place within ${FOOT_DRIFT.position * 1000} mm and ${FOOT_DRIFT.angle * 1000} mrad on the way, the centre of mass at least
+  ${SUPPORT_MARGIN * 1000} mm inside the feet's support polygon. The first draw is the random goal rows before then had; for the rows not run again since,
+  that draw is clear (the planner, run on each at its model pose, keeps it).
   At the trajectory's end plus the controller's \`goal_time\` — when the controller judges the goal — every joint
   must be within its \`constraints.<joint>.goal\` tolerance of the goal in the generated ros2_controllers.yaml,
   by Choreonoid's joint angles and by /joint_states; the figure is the worse of the two.

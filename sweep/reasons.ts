@@ -7,16 +7,6 @@ export interface Reason {
   reason: string;
 }
 
-/** What a free body standing on its legs (or lying on its limbs) meets, which the gain design leaves out. */
-const GROUND_LOAD =
-  "Its legs' gains hold the body they carry standing (docs/control.md, \"A limb that stands on the ground\", since 30 Nov " +
-  '2026), but the random leg goals move its feet out from under it: it leans or falls (the root\'s turn, Measured). A ' +
-  'leaning body loads the leg it stands on past the standing pose the design took, and a fallen one lies on its arms, ' +
-  'chest and head, whose gains hold their own weight in the air: those loads (Measured, several times the design load ' +
-  'where given) sag them past the 2 mrad goal tolerance or stop them outright. That it falls is the goal\'s doing ' +
-  '(random joint values for a standing body, which neither a person nor MoveIt with the floor in its scene would send); ' +
-  "what a limb lying on the floor bears is left out of body_bridge's design.";
-
 /** HoseNozzle.body, alone or in FullFeaturedFireCabinet.body. */
 const HOSE_NOZZLE =
   'HOSE_NOZZLE_WATER_REACTION_JOINT1 and JOINT2 have no joint id (WRS2018\'s fountain plugin, absent here, drives them), ' +
@@ -27,11 +17,27 @@ const HOSE_NOZZLE =
 /** WRS2018's fire cabinets since the generated project turns self-collision on for their free hose parts. */
 const CABINET_SELF_COLLISION =
   'Its hose connector and nozzle hang from the fixed cabinet by free joints (sub-bodies), so the generated project turns ' +
-  "self-collision on (src/project/simulation-project.ts), as WRS2018's own Firecabinet-*.cnoid do. The door and the hose " +
-  'reel, sent to random goals within their limits, are then stopped by a contact on the way: DOOR ended 1.2 rad short ' +
-  'pushing 1.25 N·m with no gravity load (FireCabinetReady), and HOSE_REEL_controller gave up on its path tolerance ' +
-  '0.87 rad short; before self-collision (their rows of about 11:10 UTC, 28 Nov 2026) both reached their goals. ' +
-  "body_bridge's goals know nothing of what a joint may run into in its own body.";
+  "self-collision on (src/project/simulation-project.ts), as WRS2018's own Firecabinet-*.cnoid do, and Choreonoid then " +
+  "checks the pairs the model's own collisionDetection rules leave (excludeLinkGroups: the door, the reel and the knob " +
+  'each with the frame, the knob with the door). Two of those pairs make its door a latched one: KNOB, on the door, ' +
+  'stands against LOCK, and HOSE_REEL turns into the closed door. Sent at once, the knob and the door do not move: the ' +
+  "knob catches on the lock within 2 mrad of the door's opening, and the reel stops against the door at 0.096 rad " +
+  "(body_bridge's collision geometry at Choreonoid's link poses, build/sweep/logs/…FireCabinetReady.body.probe.jsonl). " +
+  "The sweep's goal draws see it: none of 400 is clear of the lock or the door (sweep/goals.ts, its table cell), " +
+  'since the knob must turn before the door opens — an order one goal per controller, sent at once, cannot give; ' +
+  'the last draw is sent. Before self-collision (the rows of about 11:10 UTC, 28 Nov 2026), and FireCabinet.body ' +
+  'without its hose parts now, they reach their goals through the lock.';
+
+/** WRS2018's rescue dummies. */
+const VICTIM =
+  'It does not stand as modelled: it crouches (knees 0.91 rad) with its feet behind it, its centre of mass (54.6 kg) at ' +
+  "x = 0.064 m, 0.34 m ahead of its feet's front edge (x −0.332 to −0.280 m, body_bridge's contact points at its model " +
+  'pose), so it falls forward in the first 0.6 s of simulation, before anything is commanded (its root turned 46° and ' +
+  'dropped from 0.75 to 0.31 m, build/sweep/logs/…Victim.body.probe.jsonl), and lies on its knees, hands and face. Its ' +
+  "joints' jointLock keys (a compliant lock within ±20 N·m) are AGX Dynamics' (AGXBody.cpp reads them), which this " +
+  "build lacks: the AIST simulator ignores them, and body_bridge gives it a humanoid's controllers. Lying on them, its " +
+  "wrists and neck bear the body (Measured), where their gains were designed for their own weight in the air (none " +
+  'for the wrists about their axes).';
 
 export const REASONS: Reason[] = [
   {
@@ -57,14 +63,15 @@ export const REASONS: Reason[] = [
   {
     models: /DoubleArmV7\/DoubleArmV7(S|-Upper)\.body$/,
     reason:
-      'The random goal of its TOHKU arm (MFRAME 1.52, BLOCK −0.32, BOOM −0.16, ARM 2.10, TOHKU_PITCH 1.00 rad; seed 1) ' +
-      'reaches below the floor: from 5 s on, the gripper finger TOHKU_TIP_01 rests on it (its collision geometry at z = ' +
-      "0.000 m, body_bridge's geometry at Choreonoid's link poses in build/sweep/logs/…DoubleArmV7S.body.probe.jsonl), so " +
-      "the arm stops short and its roll and fingers with it. The sweep's goals are random joint values that know nothing " +
-      "of the floor (MoveIt, with the floor in its scene, would not plan there). Not explained further: PUSHROD, which " +
-      "pushes the hand's closed linkage (extra joints), bore 1.7–2.1× at rest the gravity its gains were designed for; the " +
-      "loop's forces are not measured apart. The -Upper variant is the upper body without its tracks: on the floor it " +
-      'tips over on its frame (its root turned 14°).',
+      'Its TOHKU arm and hand reach their goals since the goals keep clear of the floor (sweep/goals.ts; the first ' +
+      'random draw put the gripper finger TOHKU_TIP_01 on the floor, z = 0.000 m, in its rows before 30 Nov 2026, 05:00 ' +
+      'UTC). What fails is PUSHROD, which pushes the hand\'s closed linkage (extra joints), a loop body_bridge\'s gain ' +
+      'design does not see (it takes the tree): at rest it bore 1.2–1.9× the 16.7 N its gains hold within the sag, and ' +
+      'at its goal it stood 3.4 mm (S) and 42 mm (-Upper) off pushing under 0.5 N, the loop holding it rather than its ' +
+      'gains; the loop\'s forces are ' +
+      'not measured apart, and this is not explained further. The -Upper variant is the upper body without its tracks: ' +
+      'on the floor it tips over on its frame (its root 0.17 m lower by the goals), and a passive joint of its hand ' +
+      '(HANDLNK_I) spins past 10 rad/s as it does.'
   },
   {
     models: /AizuWheel\/AizuWheel\.body$/,
@@ -130,10 +137,13 @@ export const REASONS: Reason[] = [
   {
     models: /misc\/ragdoll\.body$/,
     reason:
-      'Its feet reach 0.77 m below the floor at its model pose, so the generated project lifts it 0.771 m (in its row of 10:47 UTC on ' +
-      "28 Nov 2026 it started inside the floor, and went NaN at 1.46 s). A ragdoll held up by its joints' PDs alone, it falls " +
-      'over from standing and is still falling in the rest window (Measured). Then as the other bodies that fall: ' +
-      GROUND_LOAD,
+      'Its feet reach 0.77 m below the floor at its model pose, so the generated project lifts it 0.771 m (in its row of ' +
+      '10:47 UTC on 28 Nov 2026 it started inside the floor, and went NaN at 1.46 s). Held up by its joints\' PDs alone, ' +
+      'it fell over from standing until its legs carried the body over their soles (docs/control.md, "A limb that ' +
+      'stands on the ground", 30 Nov 2026); now it stands and every controller reaches its goal. What fails is the rest ' +
+      'check by a fraction of a milliradian: HAND_R, whose axis gravity does not load (P from the bandwidth alone, ' +
+      '0.1 mrad allowed), drifted 0.45 mrad in the 2 s while its arm held 6.96 N·m, its whole design load (Measured); ' +
+      'not explained further.',
   },
   {
     models: /misc\/ContinuousTrackVehicle\.body$/,
@@ -199,15 +209,8 @@ export const REASONS: Reason[] = [
       '5 s, build/sweep/logs/…FireCabinetTest.body.probe.jsonl).',
   },
   {
-    models: /HRP4C\/HRP4C\.body$/,
-    reason:
-      GROUND_LOAD +
-      ' Its explosion watch: L_ELBOW_P turns fastest at 4.4 s, as the body falls (WAIST from 0.78 m to 0.22 m, ' +
-      'build/sweep/logs/…HRP4C.body.probe.jsonl), the arm struck as it lands on it, not a loop that diverges.',
-  },
-  {
-    models: /\/(SR1[^/]*|sample1?(_bush)?|sample2|sample_special_joint_robot|sample_4leg_robot(_bush)?|GR001|RIC30|HRP4C|Victim[A-Z]*|ragdoll|WAREC1)\.(body|wrl)$/,
-    reason: GROUND_LOAD,
+    models: /WRS2018\/model\/Victim[A-Z]*\.body$/,
+    reason: VICTIM,
   },
 ];
 

@@ -26,6 +26,18 @@ export interface TrajectoryResult {
   controllerSaid?: string;
 }
 
+/** How the trajectory goals were drawn (sweep/goals.ts); rows before 30 Nov 2026, 05:00 UTC have none: their goals were the first random draw. */
+export interface GoalDraws {
+  /** Draws made until one was clear (1: the first random draw). */
+  draws: number;
+  /** False when none was: the last draw was sent. */
+  found: boolean;
+  /** m, world: the root's displacement the legs' goals were solved for, when the body stands on commanded legs. */
+  squat: [number, number, number] | null;
+  /** Why draws were rejected, counted. */
+  rejected: Record<string, number>;
+}
+
 export interface DriveResult extends Verdict {
   /** m the root moved in Choreonoid, and by the controller's odometry. */
   distance: number;
@@ -50,6 +62,8 @@ export interface ModelResult {
   controllers: string[];
   rest?: Verdict & { joints: number; samples?: number; fromInitial?: Worst | null; loads?: Record<string, JointLoad>; root?: { angle: number; rise: number } };
   trajectories: TrajectoryResult[];
+  /** How the goals were drawn. */
+  goals?: GoalDraws;
   drive?: DriveResult;
   explosion?: Verdict;
   /** A free root from the simulation's start to when the trajectories were judged: the angle it turned (rad) and its rise (m), to tell a body that fell. */
@@ -89,15 +103,25 @@ export const rolesCell = (roles: Record<string, string[]>): string =>
     .map(([role, joints]) => `${role} ${joints.length}`)
     .join(', ') || '—';
 
-function trajectoriesCell(ts: readonly TrajectoryResult[]): string {
+/** How the goals were drawn, when not at the first draw: `goals: a squat 12 mm down; draw 26 of 400`. */
+export function goalsNote(g: GoalDraws | undefined): string | null {
+  if (!g) return null;
+  const squat = g.squat && Math.hypot(...g.squat) > 0 ? `a squat ${(-g.squat[2] * 1000).toFixed(0)} mm down${Math.hypot(g.squat[0], g.squat[1]) > 5e-4 ? `, ${(Math.hypot(g.squat[0], g.squat[1]) * 1000).toFixed(0)} mm aside` : ''}` : g.squat ? 'the legs held where they stand' : null;
+  const draws = g.found ? (g.draws > 1 ? `draw ${g.draws}` : null) : `no clear draw in ${g.draws}: the last sent`;
+  const parts = [squat, draws].filter((x) => x !== null);
+  return parts.length > 0 ? `goals: ${parts.join('; ')}` : null;
+}
+
+function trajectoriesCell(ts: readonly TrajectoryResult[], goals?: GoalDraws): string {
   if (ts.length === 0) return '—';
-  return ts
+  const note = goalsNote(goals);
+  return (note ? [`(${note})`] : []).concat(ts
     .map((t) => {
       const pass = t.probe.pass && t.jointStates.pass;
       // The worse of the two sources is what the verdict rests on.
       const shown = [t.probe, t.jointStates].filter((v) => v.worst).sort((a, b) => ratio(b) - ratio(a))[0];
       return `${t.controller} ${mark(pass)}${shown?.worst ? `: ${figure(shown.worst)}` : ''}`;
-    })
+    }))
     .join('<br>');
 }
 
@@ -176,7 +200,7 @@ export function renderTable(results: readonly ModelResult[], reasons: (model: st
       rolesCell(r.roles),
       r.controllers.join(', ') || '—',
       verdictCell(r.rest),
-      trajectoriesCell(r.trajectories),
+      trajectoriesCell(r.trajectories, r.goals),
       driveCell(r.drive),
       verdictCell(r.explosion),
       result,

@@ -13,7 +13,6 @@ import {
   finalErrors,
   type GoalJoint,
   judge,
-  randomGoal,
   REST_SECONDS,
   restDrift,
   realTimeFactor,
@@ -22,13 +21,15 @@ import {
   sampleBefore,
   samplesBetween,
   speedLimit,
-  trajectoryDuration,
   driveVerdict,
 } from './checks.js';
+import { goalSetup, type GoalSetup, planGoals } from './goals.js';
 import { isDiffDrive, isTrajectoryController, type ModelDesign, modelDesign, type SpawnedController, spawnedControllers } from './design.js';
 import { choreonoidLines, complaintLines, controllerAbort } from './logs.js';
 import type { SweepModel } from './models.js';
-import type { DriveResult, JointLoad, ModelResult, TrajectoryResult } from './report.js';
+import type { DriveResult, GoalDraws, JointLoad, ModelResult, TrajectoryResult } from './report.js';
+import { loadRobotModel } from '../src/load.js';
+import type { Pose } from '../src/model/types.js';
 
 export interface Rig {
   procs: ReturnType<typeof processGroup>;
@@ -70,8 +71,10 @@ export async function simulateModel(rig: Rig, m: SweepModel, hash: string, limit
   const result: ModelResult = { model: m.model, hash, date: new Date().toISOString(), wallSeconds: 0, outcome: 'ran', roles: {}, controllers: [], trajectories: [], complaints: [] };
   const finish = (): ModelResult => ({ ...result, wallSeconds: Math.round((Date.now() - began) / 100) / 10 });
   let design: ModelDesign;
+  let goals: GoalSetup;
   try {
     design = modelDesign(m.file);
+    goals = goalSetup(loadRobotModel(m.file), new Set(design.roles['leg'] ?? []), new Set(design.roles['passive'] ?? []));
   } catch (e) {
     return { ...finish(), outcome: 'error', message: `body_bridge: ${(e as Error).message.split('\n')[0]}` };
   }
@@ -90,7 +93,7 @@ export async function simulateModel(rig: Rig, m: SweepModel, hash: string, limit
       timer = setTimeout(() => reject(new TimeoutError(`no result within ${limits.model / 1000} s (${stage})`)), limits.model);
     });
     try {
-      await Promise.race([deadline, judgeRun(rig.node, started, design, live, limits, result, (s) => (stage = s), over.signal)]);
+      await Promise.race([deadline, judgeRun(rig.node, started, design, goals, live, limits, result, (s) => (stage = s), over.signal)]);
     } finally {
       clearTimeout(timer);
     }
@@ -199,6 +202,7 @@ async function judgeRun(
   node: Any,
   run: SimulationRun,
   design: ModelDesign,
+  goals: GoalSetup,
   graph: Graph,
   limits: Limits,
   result: ModelResult,
@@ -235,12 +239,17 @@ async function judgeRun(
     };
   }
 
-  // (b) Each trajectory controller: a seeded random goal in its joints' limits, all sent at once.
+  // (b) Each trajectory controller: a seeded random goal in its joints' limits, clear of the floor and of the body
+  // itself, a standing body's legs squatting (sweep/goals.ts); all sent at once.
   stage('trajectories');
   const trajectories = controllers.filter(isTrajectoryController);
   // A simulation that has diverged (NaN joint angles) has no pose to start a trajectory from: the explosion watch says so.
   const diverged = Object.values(run.probe().samples.at(-1)?.q ?? {}).some((q) => !Number.isFinite(q));
-  if (trajectories.length > 0 && !diverged) result.trajectories = await moveToGoals(node, run, graph, design, trajectories, limits.seed, units);
+  if (trajectories.length > 0 && !diverged) {
+    const moved = await moveToGoals(node, run, graph, design, goals, trajectories, limits.seed, units);
+    result.trajectories = moved.results;
+    result.goals = moved.draws;
+  }
   const samples = run.probe().samples;
   const first = samples.find((s) => s.running);
   const now = samples.at(-1);
@@ -269,20 +278,40 @@ async function moveToGoals(
   run: SimulationRun,
   graph: Graph,
   design: ModelDesign,
+  setup: GoalSetup,
   controllers: readonly SpawnedController[],
   seed: number,
   units: Record<string, string>,
-): Promise<TrajectoryResult[]> {
-  const now = run.probe().samples.at(-1)!.q;
-  const planned = controllers.map((c, i) => {
-    const joints: GoalJoint[] = c.joints.map((j) => {
-      const f = design.joints[j]!;
-      return { name: j, type: f.type === 'prismatic' ? 'prismatic' : 'revolute', lower: f.lower, upper: f.upper, velocity: speedLimit(f) };
-    });
-    const goal = randomGoal(joints, now, seed + i);
-    const duration = trajectoryDuration(joints, now, goal);
-    return { c, goal, duration, publisher: node.createPublisher('trajectory_msgs/msg/JointTrajectory', `/${c.name}/joint_trajectory`) };
-  });
+): Promise<{ results: TrajectoryResult[]; draws: GoalDraws }> {
+  const last = run.probe().samples.at(-1)!;
+  const now = last.q;
+  const rootName = setup.model.links[0]!.name;
+  const root = last.links[rootName];
+  if (!root) throw new Error(`Choreonoid's probe has no pose of ${rootName}`);
+  const plan = planGoals(
+    setup,
+    controllers.map((c) => ({
+      name: c.name,
+      joints: c.joints.map((j): GoalJoint => {
+        const f = design.joints[j]!;
+        return { name: j, type: f.type === 'prismatic' ? 'prismatic' : 'revolute', lower: f.lower, upper: f.upper, velocity: speedLimit(f) };
+      }),
+    })),
+    now,
+    poseOfMatrix(root),
+    seed,
+  );
+  // Planning held the event loop (up to seconds for a standing humanoid): graph.clock() is as old as the plan until
+  // the /clock messages waiting in the executor are taken, and a trajectory stamped from it would start, or end, in
+  // the past — the controllers then jump to the goal (SR1.body's knees 0 → 0.40 rad in 0.25 s, its root turning 16°,
+  // 04:54 UTC 30 Nov 2026). So the clock is read again, after some simulation time has passed, before anything is stamped.
+  await simulate(graph, run, 0.1);
+  const planned = controllers.map((c, i) => ({
+    c,
+    goal: plan.goals[i]!,
+    duration: plan.durations[i]!,
+    publisher: node.createPublisher('trajectory_msgs/msg/JointTrajectory', `/${c.name}/joint_trajectory`),
+  }));
   // A message published before the controller's subscription is matched is lost: the joints would never move.
   await waitFor('the trajectory controllers subscribed to their joint_trajectory topics', MATCH_TIMEOUT, () => planned.every((p) => p.publisher.subscriptionCount > 0));
   // Every trajectory starts at one instant a little ahead (the header's stamp), not when its message arrives: the
@@ -301,7 +330,8 @@ async function moveToGoals(
   await simulate(graph, run, Math.max(...sent.map((s) => s.at)) - graph.clock() + 0.2);
   sent.forEach((s) => node.destroyPublisher(s.publisher));
   const samples = run.probe().samples;
-  return sent.map((s): TrajectoryResult => {
+  const draws: GoalDraws = { draws: plan.draws, found: plan.found, squat: plan.squat, rejected: plan.rejected };
+  const results = sent.map((s): TrajectoryResult => {
     const probe = sampleAfter(samples, s.at);
     const state = graph.jointStates.find((m) => m.stamp >= s.at);
     return {
@@ -315,7 +345,18 @@ async function moveToGoals(
       loads: jointLoads(design, s.c.joints, state?.effort ?? {}),
     };
   });
+  return { results, draws };
 }
+
+/** A probe's 4×4 row-major pose. */
+const poseOfMatrix = (m: readonly number[]): Pose => ({
+  rotation: [
+    [m[0]!, m[1]!, m[2]!],
+    [m[4]!, m[5]!, m[6]!],
+    [m[8]!, m[9]!, m[10]!],
+  ],
+  translation: [m[3]!, m[7]!, m[11]!],
+});
 
 /** DRIVE's speed for its time on diff_drive_controller, then zero until the base rests; the root's travel by Choreonoid. */
 async function driveBase(node: Any, run: SimulationRun, graph: Graph, root: string, signal: AbortSignal): Promise<DriveResult> {

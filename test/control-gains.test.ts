@@ -7,7 +7,7 @@ import { type GainOptions, STABILITY_TARGET, designGains } from '../src/control/
 import { carriedLoads, GRAVITY, jointLoads, jointSpaceDynamics, loadConfigurations } from '../src/control/joint-loads.js';
 import type { ControlMode, JointMode } from '../src/control/modes.js';
 import type { Link, Mat3, RobotModel } from '../src/model/types.js';
-import { joint, link, pose } from './support/urdf-models.js';
+import { affine, joint, link, pose, shape } from './support/urdf-models.js';
 
 const diag = (x: number, y: number, z: number): Mat3 => [[x, 0, 0], [0, y, 0], [0, 0, z]];
 const robot = (links: Link[]): RobotModel => ({ name: 'tiny', sourceFile: '/tiny.body', format: 'body', root: links[0]!.name, links, devices: [], extraJoints: [], warnings: [] });
@@ -279,6 +279,17 @@ describe('a limb standing on the ground: the body it carries', () => {
     expect(carriedLoads(standing(), ['hip']).get('hip')).toBeCloseTo(10 * GRAVITY * 0.1, 12);
     // Only the joints asked about.
     expect(carriedLoads(standing(), []).size).toBe(0);
+  });
+
+  it('carriedLoads: the same weight over the farthest point of the sole below the joint, where the body may lean', () => {
+    // A sole 0.3 m long under the shank (x from -0.1 to 0.2 m, its bottom on z = 0): standing, the body's 10 kg
+    // may rest anywhere over it, at most 0.2 m ahead of the hip's axis — 10·g·0.2 N·m, more than the 10·g·0.1 N·m
+    // where its centre of mass is at the initial pose. The shank's own weight is the limb's, not carried.
+    const sole = shape({ kind: 'box', size: [0.3, 0.1, 0.1] }, affine([0.05, 0, -0.95]));
+    const model = robot(standing().links.map((l) => (l.name === 'shank' ? { ...l, collisions: [sole] } : l)));
+    expect(carriedLoads(model, ['hip']).get('hip')).toBeCloseTo(10 * GRAVITY * 0.2, 9);
+    // Without geometry there is no sole: the initial pose alone.
+    expect(carriedLoads(standing(), ['hip']).get('hip')).toBeCloseTo(10 * GRAVITY * 0.1, 12);
   });
 
   it('the design holds the larger of the two within the sag: P = G/s from the body, the sag then s', () => {

@@ -25,6 +25,7 @@
 // initial position), from a seeded generator so the same model gives the same numbers.
 import { linkWorldPoses } from '../kinematics/forward.js';
 import { isMovingJoint } from '../kinematics/frames.js';
+import { groundContactAt } from '../roles/ground.js';
 import { add, cross, dot, mulMat, mulVec, transpose } from '../model/math.js';
 import type { Link, Mat3, RobotModel, Vec3 } from '../model/types.js';
 import { seededRandom } from '../moveit/collision-matrix.js';
@@ -222,17 +223,22 @@ export function jointLoads(model: RobotModel, options: LoadOptions = {}): Loads 
 }
 
 /**
- * What each of `joints` holds up when the body stands on the limb it is part of: at the pose the body stands in
- * (the initial configuration, clamped into the limits), the torque (N·m) or force (N) gravity puts on the joint
- * from everything on the root's side of it within its body — the rest of the body, carried through the ground
- * contact below the joint as if that contact alone bore it (standing on one leg: a walking body's stance, a
- * flipper lifting the chassis). gravity (above) is the other side, the limb held in the air. A free joint bounds
- * the body as in the dynamics (a sub-body is no load).
+ * What each of `joints` holds up when the body stands on the limb it is part of: the torque (N·m) or force (N)
+ * gravity puts on the joint from everything on the root's side of it within its body — the rest of the body,
+ * carried through the ground contact below the joint as if that contact alone bore it (standing on one leg: a
+ * walking body's stance, a flipper lifting the chassis). gravity (above) is the other side, the limb held in the
+ * air. At the pose the body stands in (the initial configuration, clamped into the limits), that weight acts where
+ * its centre of mass is; but a body that stays standing may carry it anywhere over what it stands on — leaning,
+ * squatting, holding an arm out — so the load is the larger of that and the weight over the contact point (a
+ * sole's corner, ground.ts) farthest from the joint's axis. A body standing straight over its ankles (SR1.wrl)
+ * loads them with almost nothing at its initial pose, and bore 4.8–6.8 N·m squatting with its arms at random goals
+ * (the corpus sweep, 30 Nov 2026). A free joint bounds the body as in the dynamics (a sub-body is no load).
  */
 export function carriedLoads(model: RobotModel, joints: readonly string[]): Map<string, number> {
   const wanted = new Set(joints);
   const moving = model.links.filter(isMovingJoint);
   const poses = linkWorldPoses(model, new Map(moving.map((l) => [l.joint.name, home(l)])));
+  const contact = wanted.size > 0 ? groundContactAt(model).points : new Map<string, Vec3[]>();
   const byName = new Map(model.links.map((l) => [l.name, l]));
   // Each link's body (the root, or the free-joint link above it), found once for all the joints asked about.
   const bodyOf = new Map<string, string>();
@@ -246,16 +252,25 @@ export function carriedLoads(model: RobotModel, joints: readonly string[]): Map<
     const pose = poses.get(j.name)!;
     const axis = mulVec(pose.rotation, j.joint.axis);
     const body = bodyOf.get(j.name);
+    // As gravity above: m·g·(Jv)_z, Jv the velocity the joint gives the point (here the rest of the body moving against the fixed limb).
+    const lever = (point: Vec3): number =>
+      j.joint.type === 'revolute' ? cross(axis, [point[0] - pose.translation[0], point[1] - pose.translation[1], point[2] - pose.translation[2]])[2] : axis[2];
     let held = 0;
+    let weight = 0;
     for (const l of model.links) {
       if (bodyOf.get(l.name) !== body || inSubtree(l, j)) continue;
       const p = poses.get(l.name)!;
-      const com = add(p.translation, mulVec(p.rotation, l.centerOfMass));
-      // As gravity above: m·g·(Jv)_z, Jv the velocity the joint gives the point (here the rest of the body moving against the fixed limb).
-      const jv = j.joint.type === 'revolute' ? cross(axis, [com[0] - pose.translation[0], com[1] - pose.translation[1], com[2] - pose.translation[2]]) : axis;
-      held += l.mass * GRAVITY * jv[2];
+      held += l.mass * GRAVITY * lever(add(p.translation, mulVec(p.rotation, l.centerOfMass)));
+      weight += l.mass * GRAVITY;
     }
-    out.set(j.joint.name, Math.abs(held) < GRAVITY_FLOOR ? 0 : Math.abs(held));
+    // The same weight over each point this limb stands on, below the joint.
+    let over = 0;
+    for (const [link, points] of contact) {
+      if (!inSubtree(byName.get(link)!, j)) continue;
+      for (const v of points) over = Math.max(over, Math.abs(weight * lever(v)));
+    }
+    const load = Math.max(Math.abs(held), over);
+    out.set(j.joint.name, load < GRAVITY_FLOOR ? 0 : load);
   }
   return out;
 }

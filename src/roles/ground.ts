@@ -3,7 +3,7 @@
 // ground (a turret, an arm) is not. Choreonoid's world is z-up, as REP-103's.
 import { linkWorldPoses } from '../kinematics/forward.js';
 import { add, mulMat, mulVec } from '../model/math.js';
-import type { RobotModel } from '../model/types.js';
+import type { RobotModel, Vec3 } from '../model/types.js';
 import { collisionShape } from '../urdf/collision-geometry.js';
 
 /** m: a link whose lowest point lies within this of the body's lowest point touches the ground. */
@@ -20,30 +20,46 @@ export interface GroundContact {
 
 /** Ground contact at the model's initial joint positions; `divisions`: of a curved primitive's tessellation. */
 export function groundContact(model: RobotModel, divisions = 16): GroundContact {
+  const { ground, touching, lowest } = groundContactAt(model, divisions);
+  return { ground, touching, lowest };
+}
+
+/**
+ * The same, and each touching link's contact points: the vertices of its collision geometry within
+ * GROUND_TOLERANCE of the ground (world x, y, z at the initial joint positions) — a sole's outline, a wheel's
+ * bottom. What a standing body's weight can rest on.
+ */
+export function groundContactAt(model: RobotModel, divisions = 16): GroundContact & { points: Map<string, Vec3[]> } {
   const q = new Map(model.links.filter((l) => l.parent !== null && Number.isFinite(l.joint.initial)).map((l) => [l.joint.name, l.joint.initial]));
   const poses = linkWorldPoses(model, q);
   const lowest = new Map<string, number>();
+  const vertices = new Map<string, Vec3[]>();
   for (const link of model.links) {
     const pose = poses.get(link.name)!;
     let low = Infinity;
     for (const shape of link.collisions) {
       const c = collisionShape(shape, divisions, 'urdf', { collada: true });
       if (c === null || typeof c === 'string') continue;
-      // Only the height is wanted: the shape's world pose once, then one row of it per vertex.
+      // The shape's world pose once, then one row of it per vertex for its height.
       const rotation = mulMat(pose.rotation, c.pose.rotation);
       const [r0, r1, r2] = rotation[2];
-      const z0 = add(pose.translation, mulVec(pose.rotation, c.pose.translation))[2];
+      const origin = add(pose.translation, mulVec(pose.rotation, c.pose.translation));
       const p = c.mesh.positions;
+      const list = vertices.get(link.name) ?? [];
       for (let i = 0; i < p.length; i += 3) {
-        const z = z0 + r0 * p[i]! + r1 * p[i + 1]! + r2 * p[i + 2]!;
+        const z = origin[2] + r0 * p[i]! + r1 * p[i + 1]! + r2 * p[i + 2]!;
         if (z < low) low = z;
+        // Only the height of every vertex is needed; where it lies, only for those near the ground (below).
+        if (z <= low + GROUND_TOLERANCE) list.push(add(origin, mulVec(rotation, [p[i]!, p[i + 1]!, p[i + 2]!])));
       }
+      vertices.set(link.name, list);
     }
     if (Number.isFinite(low)) lowest.set(link.name, low);
   }
   const ground = lowest.size === 0 ? NaN : Math.min(...lowest.values());
   const touching = new Set([...lowest].filter(([, z]) => z <= ground + GROUND_TOLERANCE).map(([name]) => name));
-  return { ground, touching, lowest };
+  const points = new Map([...touching].map((name) => [name, (vertices.get(name) ?? []).filter((v) => v[2] <= ground + GROUND_TOLERANCE)]));
+  return { ground, touching, lowest, points };
 }
 
 /**

@@ -1,0 +1,458 @@
+// The goals the sweep sends its trajectory controllers: random within the joints' limits, but goals a person (or
+// MoveIt, with the floor in its scene) would send. A random joint vector can put a gripper into the floor or a
+// link through its own body, and a standing body's random leg goals pull its feet out from under it: the body
+// falls, and what is then judged is the fall, not the controllers (docs/corpus-sweep.md's rows before 30 Nov 2026,
+// 05:00 UTC: standing humanoids fell, their roots turned 64–173°).
+// So a draw is kept only when, at its goal and along the way there,
+//   - no link that stood clear of the floor goes into it (the floor's top is z = 0, the generated project's),
+//   - no pair of links that MoveIt's allowed collision matrix checks (or, where the generated project turns it on,
+//     Choreonoid's self-collision) collides, unless it already did at the start,
+// and the legs a free body stands on are not drawn at random at all: the root is lowered and shifted a random
+// amount (a squat) and the legs' joints solved so that every foot keeps its place on the floor, the centre of mass
+// staying over the feet. The first draw is the old random goal exactly, so that models whose goals were already
+// clear keep them.
+import { jointPose, linkWorldPoses } from '../src/kinematics/forward.js';
+import { inverseSpd } from '../src/control/linear-algebra.js';
+import { mulMat, mulVec, transpose } from '../src/model/math.js';
+import type { Link, Pose, RobotModel, Vec3 } from '../src/model/types.js';
+import { computeCollisionMatrix, pairKey, seededRandom, selfCollisionChecker, type SelfCollisionChecker } from '../src/moveit/collision-matrix.js';
+import { homePositions } from '../src/moveit/srdf.js';
+import { type GoalJoint, randomGoal, trajectoryDuration } from './checks.js';
+
+/** Draws tried before the sweep gives up and sends the last one (the result says so). */
+export const GOAL_DRAWS = 400;
+/**
+ * m: a link that starts at least this far above the floor must stay so; one nearer may not go lower than it starts.
+ * Above the tessellation's error (a 32-gon lies within 0.5 % of a round shape's radius) for any radius under 0.6 m.
+ */
+export const FLOOR_CLEARANCE = 0.003;
+/** m: a link whose lowest point starts within this of the floor stands on it (a foot, a wheel, a flipper). */
+export const ON_FLOOR = 0.01;
+/** Points along the way (besides the goal) where a draw is checked, evenly in time, and the early ones besides. */
+export const PATH_CHECKS = 16;
+export const EARLY_CHECKS = [1 / 128, 1 / 64, 1 / 32, 3 / 64];
+/** The squat: the root lowered by up to this fraction of its height above the floor, shifted by up to SQUAT_SHIFT of it. */
+export const SQUAT_DEPTH = 0.06;
+export const SQUAT_SHIFT = 0.03;
+/** m: the centre of mass stays at least this far inside the support polygon (or as far as it starts, if less). */
+export const SUPPORT_MARGIN = 0.01;
+/** How far a foot may stray from its place along the way, the root following the squat: m and rad. */
+export const FOOT_DRIFT = { position: 0.005, angle: 0.02 };
+
+export interface GoalController {
+  name: string;
+  joints: GoalJoint[];
+}
+
+/** What is computed once per model. */
+export interface GoalSetup {
+  model: RobotModel;
+  /** Joints whose role is `leg`. */
+  legs: ReadonlySet<string>;
+  checker: SelfCollisionChecker;
+  /** Index pairs into checker.links checked for collision: MoveIt's allowed collision matrix's enabled ones, and Choreonoid's where its self-collision is on. */
+  enabled: [number, number][];
+  /**
+   * Links whose pose at a goal FK cannot tell: on or below a free joint under the root (bodies of their own in the
+   * simulation) or a passive joint (what a closed loop or contact makes of it), so not checked.
+   */
+  loose: ReadonlySet<string>;
+  /**
+   * Per link with geometry FK places, the points of its collision geometry (link frame) that are extreme along 26
+   * directions: the lowest point of the link in any attitude, to the tessellation's fineness, without every vertex
+   * of a mesh at every state checked.
+   */
+  extremes: Map<string, Vec3[]>;
+}
+
+const DIRECTIONS: Vec3[] = [];
+for (const x of [-1, 0, 1]) for (const y of [-1, 0, 1]) for (const z of [-1, 0, 1]) if (x || y || z) DIRECTIONS.push([x, y, z]);
+
+export function goalSetup(model: RobotModel, legs: ReadonlySet<string>, passive: ReadonlySet<string> = new Set()): GoalSetup {
+  const checker = selfCollisionChecker(model);
+  const matrix = computeCollisionMatrix(model, { home: new Map(homePositions(model)) }, checker);
+  const enabledKeys = new Set(matrix.enabled.map(([a, b]) => pairKey(a, b)));
+  const loose = new Set<string>();
+  for (const l of model.links) if (l.parent !== null && (l.joint.type === 'free' || passive.has(l.joint.name) || loose.has(l.parent))) loose.add(l.name);
+  // Where the generated project turns Choreonoid's self-collision on (a body with free parts, src/cli/control.ts),
+  // Choreonoid checks every pair of links but a parent and its child (BodyCollisionLinkFilter, excludeTreeDepth 1):
+  // those pairs, not only MoveIt's, then stop a joint on its way.
+  const selfCollision = model.links.slice(1).some((l) => l.joint.type === 'free');
+  const parentOf = new Map(model.links.map((l) => [l.name, l.parent]));
+  const adjacent = (a: string, b: string): boolean => parentOf.get(a) === b || parentOf.get(b) === a;
+  const enabled: [number, number][] = [];
+  const names = checker.links;
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) {
+      const [a, b] = [names[i]!, names[j]!];
+      if (loose.has(a) || loose.has(b)) continue;
+      if (enabledKeys.has(pairKey(a, b)) || (selfCollision && !adjacent(a, b))) enabled.push([i, j]);
+    }
+  }
+  const extremes = new Map<string, Vec3[]>();
+  for (const g of checker.geometries) {
+    if (loose.has(g.link) || g.shapes.length === 0) continue;
+    const best = DIRECTIONS.map(() => ({ d: -Infinity, p: [0, 0, 0] as Vec3 }));
+    for (const shape of g.shapes) {
+      const v = shape.mesh.positions;
+      for (let i = 0; i < v.length; i += 3) {
+        const t = mulVec(shape.pose.rotation, [v[i]!, v[i + 1]!, v[i + 2]!]);
+        const p: Vec3 = [t[0] + shape.pose.translation[0], t[1] + shape.pose.translation[1], t[2] + shape.pose.translation[2]];
+        DIRECTIONS.forEach((d, k) => {
+          const along = d[0] * p[0] + d[1] * p[1] + d[2] * p[2];
+          if (along > best[k]!.d) best[k] = { d: along, p };
+        });
+      }
+    }
+    extremes.set(g.link, [...new Set(best.map((b) => b.p))]);
+  }
+  return { model, legs, checker, enabled, loose, extremes };
+}
+
+export interface GoalPlan {
+  /** Per controller, in the order given: joint → goal. */
+  goals: Record<string, number>[];
+  /** Per controller: s the trajectory takes (the legs of one squat share one). */
+  durations: number[];
+  /** Draws made; 1 when the first, random, draw was kept. */
+  draws: number;
+  /** False when no draw passed: the last is sent, and `rejected` says why. */
+  found: boolean;
+  /** m, world: where the legs' goals put the root relative to where it stood (null: no squat). */
+  squat: Vec3 | null;
+  /** Why the draws were rejected, counted. */
+  rejected: Record<string, number>;
+}
+
+// ---- poses ----
+
+const invert = (p: Pose): Pose => {
+  const r = transpose(p.rotation);
+  const t = mulVec(r, p.translation);
+  return { rotation: r, translation: [-t[0], -t[1], -t[2]] };
+};
+const compose = (a: Pose, b: Pose): Pose => {
+  const t = mulVec(a.rotation, b.translation);
+  return { rotation: mulMat(a.rotation, b.rotation), translation: [a.translation[0] + t[0], a.translation[1] + t[1], a.translation[2] + t[2]] };
+};
+const shifted = (p: Pose, d: Vec3): Pose => ({ rotation: p.rotation, translation: [p.translation[0] + d[0], p.translation[1] + d[1], p.translation[2] + d[2]] });
+
+/** World poses of the links at q with the root at `root` (world). */
+function worldPoses(model: RobotModel, q: ReadonlyMap<string, number>, root: Pose): Map<string, Pose> {
+  const local = linkWorldPoses(model, q);
+  const w = compose(root, invert(local.get(model.links[0]!.name)!));
+  const out = new Map<string, Pose>();
+  for (const [name, p] of local) out.set(name, compose(w, p));
+  return out;
+}
+
+/** Angle of the rotation a·bᵀ (rad). */
+function angleBetween(a: Pose['rotation'], b: Pose['rotation']): number {
+  let trace = 0;
+  for (let i = 0; i < 3; i++) for (let k = 0; k < 3; k++) trace += a[i]![k]! * b[i]![k]!;
+  return Math.acos(Math.min(1, Math.max(-1, (trace - 1) / 2)));
+}
+
+/** The rotation vector (axis·angle) of r: the orientation error IK drives to zero. */
+function rotationVector(r: Pose['rotation']): Vec3 {
+  const v: Vec3 = [r[2][1] - r[1][2], r[0][2] - r[2][0], r[1][0] - r[0][1]];
+  const s = Math.hypot(v[0], v[1], v[2]) / 2;
+  const c = (r[0][0] + r[1][1] + r[2][2] - 1) / 2;
+  const angle = Math.atan2(s, c);
+  if (s < 1e-12) return [0, 0, 0];
+  const k = angle / (2 * s);
+  return [v[0] * k, v[1] * k, v[2] * k];
+}
+
+// ---- what a pose is checked for ----
+
+/** The lowest point of each link's collision geometry (world z), for the links with geometry that FK places. */
+function lowestPoints(setup: GoalSetup, poses: ReadonlyMap<string, Pose>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [link, points] of setup.extremes) {
+    const p = poses.get(link)!;
+    const [a, b, c] = p.rotation[2];
+    let low = Infinity;
+    for (const v of points) low = Math.min(low, p.translation[2] + a * v[0] + b * v[1] + c * v[2]);
+    out.set(link, low);
+  }
+  return out;
+}
+
+/** The body's centre of mass (world), links FK places only. */
+function centreOfMass(model: RobotModel, poses: ReadonlyMap<string, Pose>, loose: ReadonlySet<string>): Vec3 {
+  let m = 0;
+  const c: Vec3 = [0, 0, 0];
+  for (const l of model.links) {
+    if (loose.has(l.name) || !(l.mass > 0)) continue;
+    const p = poses.get(l.name)!;
+    const x = mulVec(p.rotation, l.centerOfMass);
+    c[0] += l.mass * (p.translation[0] + x[0]);
+    c[1] += l.mass * (p.translation[1] + x[1]);
+    c[2] += l.mass * (p.translation[2] + x[2]);
+    m += l.mass;
+  }
+  return m > 0 ? [c[0] / m, c[1] / m, c[2] / m] : [NaN, NaN, NaN];
+}
+
+/** Convex hull (counter-clockwise) of points in the plane. */
+export function convexHull(points: readonly [number, number][]): [number, number][] {
+  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (p.length < 3) return p;
+  const cross = (o: [number, number], a: [number, number], b: [number, number]) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: [number, number][] = [];
+  for (const x of p) {
+    while (lower.length >= 2 && cross(lower.at(-2)!, lower.at(-1)!, x) <= 0) lower.pop();
+    lower.push(x);
+  }
+  const upper: [number, number][] = [];
+  for (const x of [...p].reverse()) {
+    while (upper.length >= 2 && cross(upper.at(-2)!, upper.at(-1)!, x) <= 0) upper.pop();
+    upper.push(x);
+  }
+  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
+}
+
+/** Signed distance of a point inside a counter-clockwise convex polygon to its nearest edge (negative outside). */
+export function insideMargin(hull: readonly [number, number][], x: number, y: number): number {
+  if (hull.length < 3) return -Infinity;
+  let margin = Infinity;
+  for (let i = 0; i < hull.length; i++) {
+    const [ax, ay] = hull[i]!;
+    const [bx, by] = hull[(i + 1) % hull.length]!;
+    const len = Math.hypot(bx - ax, by - ay);
+    if (len === 0) continue;
+    margin = Math.min(margin, ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) / len);
+  }
+  return margin;
+}
+
+/** The support polygon: the floor-level points of the links the body stands on. */
+function supportPolygon(setup: GoalSetup, poses: ReadonlyMap<string, Pose>, onFloor: ReadonlySet<string>): [number, number][] {
+  const pts: [number, number][] = [];
+  for (const g of setup.checker.geometries) {
+    if (!onFloor.has(g.link)) continue;
+    const p = poses.get(g.link)!;
+    for (const s of g.shapes) {
+      const r = mulMat(p.rotation, s.pose.rotation);
+      const t = mulVec(p.rotation, s.pose.translation);
+      const v = s.mesh.positions;
+      for (let i = 0; i < v.length; i += 3) {
+        const w = mulVec(r, [v[i]!, v[i + 1]!, v[i + 2]!]);
+        const z = p.translation[2] + t[2] + w[2];
+        if (z <= ON_FLOOR) pts.push([p.translation[0] + t[0] + w[0], p.translation[1] + t[1] + w[1]]);
+      }
+    }
+  }
+  return convexHull(pts);
+}
+
+// ---- the legs' squat ----
+
+/** The joints from the root down to `link` (root first). */
+function chainJoints(model: RobotModel, link: string): Link[] {
+  const byName = new Map(model.links.map((l) => [l.name, l]));
+  const out: Link[] = [];
+  for (let l = byName.get(link); l && l.parent !== null; l = byName.get(l.parent)) out.unshift(l);
+  return out;
+}
+
+/** The pose of a chain's last link relative to the root's model pose (the root at its offset), chain root first. */
+function chainPose(model: RobotModel, chain: readonly Link[], q: ReadonlyMap<string, number>): Pose {
+  let p: Pose = model.links[0]!.offset;
+  for (const l of chain) p = compose(p, jointPose(l, q.get(l.joint.name) ?? 0));
+  return p;
+}
+
+/** m, rad: how far from their targets `solveFeet` leaves the feet. */
+export interface FootError {
+  position: number;
+  angle: number;
+}
+
+/**
+ * Damped least squares on the joints `vars`, kept within their limits, toward each `targets` link's pose (model
+ * frame, the root at its model pose): the nearest q it finds within 100 steps, and how far the feet stay from
+ * their targets there (a leg with fewer than six joints may not reach a target at all). A leg stretched straight
+ * is singular: the steps would never bend its knee. So when the start does not converge, a second start 0.1 rad
+ * toward the middle of every joint's range (bent) is tried, and the better kept.
+ */
+export function solveFeet(
+  model: RobotModel,
+  start: ReadonlyMap<string, number>,
+  vars: readonly Link[],
+  targets: ReadonlyMap<string, Pose>,
+): { q: Map<string, number>; error: FootError } {
+  const first = descend(model, new Map(start), vars, targets);
+  if (first.error.position < 1e-5 && first.error.angle < 1e-4) return first;
+  const bent = new Map(start);
+  for (const l of vars) {
+    const v = bent.get(l.joint.name) ?? 0;
+    const middle = Number.isFinite(l.joint.lower) && Number.isFinite(l.joint.upper) ? (l.joint.lower + l.joint.upper) / 2 : v;
+    bent.set(l.joint.name, v + Math.sign(middle - v) * Math.min(0.1, Math.abs(middle - v)));
+  }
+  const second = descend(model, bent, vars, targets);
+  return second.error.position + 0.1 * second.error.angle < first.error.position + 0.1 * first.error.angle ? second : first;
+}
+
+function descend(model: RobotModel, q: Map<string, number>, vars: readonly Link[], targets: ReadonlyMap<string, Pose>): { q: Map<string, number>; error: FootError } {
+  const chains = [...targets.keys()].map((link) => chainJoints(model, link));
+  const error = (qq: ReadonlyMap<string, number>): number[] => {
+    const e: number[] = [];
+    [...targets.values()].forEach((t, k) => {
+      const p = chainPose(model, chains[k]!, qq);
+      e.push(t.translation[0] - p.translation[0], t.translation[1] - p.translation[1], t.translation[2] - p.translation[2]);
+      e.push(...rotationVector(mulMat(t.rotation, transpose(p.rotation))));
+    });
+    return e;
+  };
+  const measure = (e: readonly number[]): FootError => {
+    const out = { position: 0, angle: 0 };
+    for (let k = 0; k < e.length; k += 6) {
+      out.position = Math.max(out.position, Math.hypot(e[k]!, e[k + 1]!, e[k + 2]!));
+      out.angle = Math.max(out.angle, Math.hypot(e[k + 3]!, e[k + 4]!, e[k + 5]!));
+    }
+    return out;
+  };
+  const h = 1e-6;
+  let best = { q: new Map(q), error: measure(error(q)) };
+  for (let iter = 0; iter < 100; iter++) {
+    const e = error(q);
+    const now = measure(e);
+    if (now.position + 0.1 * now.angle < best.error.position + 0.1 * best.error.angle) best = { q: new Map(q), error: now };
+    if (now.position < 1e-6 && now.angle < 1e-5) break;
+    const jac: number[][] = vars.map((l) => {
+      const qq = new Map(q);
+      qq.set(l.joint.name, (q.get(l.joint.name) ?? 0) + h);
+      return error(qq).map((x, k) => (e[k]! - x) / h);
+    });
+    // (JᵀJ + λ²I) dq = Jᵀ e, J's columns being jac's rows.
+    const a = vars.map((_, i) => vars.map((__, j) => jac[i]!.reduce((s, x, k) => s + x * jac[j]![k]!, 0) + (i === j ? 1e-4 : 0)));
+    const inv = inverseSpd(a);
+    if (!inv) break;
+    const b = jac.map((col) => col.reduce((s, x, k) => s + x * e[k]!, 0));
+    vars.forEach((l, i) => {
+      const v = (q.get(l.joint.name) ?? 0) + inv[i]!.reduce((s, x, j) => s + x * b[j]!, 0);
+      q.set(l.joint.name, Math.min(l.joint.upper, Math.max(l.joint.lower, v)));
+    });
+  }
+  return best;
+}
+
+// ---- the plan ----
+
+const smooth = (s: number): number => (s >= 1 ? 1 : s <= 0 ? 0 : s * s * (3 - 2 * s));
+
+/** Goals for every controller at once, and the time each takes; `root`: the root's world pose now (Choreonoid's). */
+export function planGoals(setup: GoalSetup, controllers: readonly GoalController[], start: Readonly<Record<string, number>>, root: Pose, seed: number): GoalPlan {
+  const { model } = setup;
+  const q0 = new Map(Object.entries(start));
+  const poses0 = worldPoses(model, q0, root);
+  const low0 = lowestPoints(setup, poses0);
+  const onFloor = new Set([...low0].filter(([, z]) => z <= ON_FLOOR).map(([l]) => l));
+  const commanded = new Map(controllers.flatMap((c) => c.joints.map((j) => [j.name, j] as const)));
+  const free = model.links[0]!.joint.type === 'free';
+
+  // The links a free body stands on through a commanded leg joint: their legs squat instead of being drawn.
+  const feet = free ? [...onFloor].filter((l) => chainJoints(model, l).some((j) => setup.legs.has(j.joint.name) && commanded.has(j.joint.name))) : [];
+  const squatLinks = [...new Map(feet.flatMap((f) => chainJoints(model, f).filter((l) => commanded.has(l.joint.name)).map((l) => [l.name, l] as const))).values()];
+  const squatting = new Set(squatLinks.map((l) => l.joint.name));
+  const hull = feet.length > 0 ? supportPolygon(setup, poses0, onFloor) : [];
+  const com0 = centreOfMass(model, poses0, setup.loose);
+  const margin0 = feet.length > 0 ? insideMargin(hull, com0[0], com0[1]) : Infinity;
+  const needMargin = Math.min(SUPPORT_MARGIN, margin0);
+  const height = root.translation[2] - Math.min(...low0.values());
+  // The feet's poses in the model frame (root at its model pose), from which a squat's targets follow.
+  const local0 = linkWorldPoses(model, q0);
+  const toModel = compose(local0.get(model.links[0]!.name)!, invert(root));
+  const collidingAtStart = new Set<number>();
+  setup.checker.place(q0);
+  setup.enabled.forEach(([i, j], k) => {
+    if (setup.checker.collide(i, j)) collidingAtStart.add(k);
+  });
+
+  const rejected: Record<string, number> = {};
+  const reject = (why: string): false => {
+    rejected[why] = (rejected[why] ?? 0) + 1;
+    return false;
+  };
+
+  let last: { goals: Record<string, number>[]; durations: number[]; squat: Vec3 | null } | null = null;
+  for (let draw = 0; draw < GOAL_DRAWS; draw++) {
+    // Draw 0 is randomGoal's, as the sweep drew before; later draws their own seeds.
+    const goals = controllers.map((c, i) => randomGoal(c.joints, start, draw === 0 ? seed + i : seed + i + 7919 * draw));
+    let squat: Vec3 | null = null;
+    if (feet.length > 0) {
+      const random = seededRandom(seed + 104729 * (draw + 1));
+      // Later draws squat less, the last ones not at all (the legs then hold where they stand); every other draw
+      // straight down, which legs of fewer than six joints can follow where a shift sideways they cannot.
+      const scale = draw < GOAL_DRAWS / 2 ? 1 : draw >= GOAL_DRAWS - 10 ? 0 : 2 - (2 * draw) / GOAL_DRAWS;
+      const shift = draw % 2 === 0 ? SQUAT_SHIFT * height * scale : 0;
+      squat = [(2 * random() - 1) * shift, (2 * random() - 1) * shift, -(0.25 + 0.75 * random()) * SQUAT_DEPTH * height * scale];
+      // The root moves by `squat` in the world: in the model frame each foot moves by the opposite.
+      const back = mulVec(toModel.rotation, [-squat[0], -squat[1], -squat[2]]);
+      const targets = new Map(feet.map((f) => [f, shifted(local0.get(f)!, back)]));
+      // The feet's remaining error is judged with the way there (a foot strays).
+      const solved = solveFeet(model, q0, squatLinks, targets).q;
+      goals.forEach((g, i) => {
+        for (const j of controllers[i]!.joints) if (squatting.has(j.name)) g[j.name] = solved.get(j.name)!;
+      });
+    }
+    const durations = controllers.map((c, i) => trajectoryDuration(c.joints, start, goals[i]!));
+    // The legs of one squat move together: one duration for every controller with a squatting joint.
+    const legTime = Math.max(0, ...controllers.map((c, i) => (c.joints.some((j) => squatting.has(j.name)) ? durations[i]! : 0)));
+    controllers.forEach((c, i) => {
+      if (c.joints.some((j) => squatting.has(j.name))) durations[i] = legTime;
+    });
+    last = { goals, durations, squat };
+    if (acceptable(goals, durations, squat)) return { goals, durations, draws: draw + 1, found: true, squat, rejected };
+  }
+  return { ...last!, draws: GOAL_DRAWS, found: false, rejected };
+
+  function acceptable(goals: Record<string, number>[], durations: number[], squat: Vec3 | null): boolean {
+    for (const [i, c] of controllers.entries()) {
+      for (const j of c.joints) if (!(goals[i]![j.name]! >= j.lower && goals[i]![j.name]! <= j.upper)) return reject(`${j.name} outside its limits`);
+    }
+    const total = Math.max(...durations);
+    const legTime = Math.max(...durations.filter((_, i) => controllers[i]!.joints.some((j) => squatting.has(j.name))));
+    // The goal first, then the way there; the cheap checks at every point before any collision is tested. The
+    // first steps are checked finer: a contact the body starts in (a latch against its lock) is left within the
+    // first milliradians, which the even steps pass over (FireCabinet's KNOB caught on LOCK with the door 2 mrad open).
+    const fractions = [1, ...EARLY_CHECKS, ...Array.from({ length: PATH_CHECKS - 1 }, (_, k) => (k + 1) / PATH_CHECKS)];
+    const states = fractions.map((f) => {
+      const t = f * total;
+      const q = new Map(q0);
+      controllers.forEach((c, i) => {
+        const s = smooth(t / durations[i]!);
+        for (const j of c.joints) q.set(j.name, (start[j.name] ?? 0) + s * (goals[i]![j.name]! - (start[j.name] ?? 0)));
+      });
+      const legS = squat ? smooth(t / legTime) : 0;
+      return { q, root: squat ? shifted(root, [legS * squat[0], legS * squat[1], legS * squat[2]]) : root };
+    });
+    for (const state of states) {
+      const poses = worldPoses(model, state.q, state.root);
+      for (const [link, z] of lowestPoints(setup, poses)) {
+        if (onFloor.has(link)) continue;
+        if (z < Math.min(low0.get(link)!, FLOOR_CLEARANCE) - 1e-6) return reject(`${link} into the floor`);
+      }
+      for (const f of feet) {
+        const a = poses0.get(f)!;
+        const b = poses.get(f)!;
+        if (Math.hypot(a.translation[0] - b.translation[0], a.translation[1] - b.translation[1], a.translation[2] - b.translation[2]) > FOOT_DRIFT.position || angleBetween(a.rotation, b.rotation) > FOOT_DRIFT.angle) return reject(`foot ${f} strays`);
+      }
+      if (feet.length > 0) {
+        const com = centreOfMass(model, poses, setup.loose);
+        if (insideMargin(hull, com[0], com[1]) < needMargin) return reject('centre of mass off the feet');
+      }
+    }
+    for (const state of states) {
+      setup.checker.place(state.q);
+      for (let e = 0; e < setup.enabled.length; e++) {
+        if (collidingAtStart.has(e)) continue;
+        const [i, j] = setup.enabled[e]!;
+        if (setup.checker.collide(i, j)) return reject(`${setup.checker.links[i]} hits ${setup.checker.links[j]}`);
+      }
+    }
+    return true;
+  }
+}
