@@ -1,7 +1,7 @@
 // docs/corpus-sweep.md, whole, from the sweep's results: what was run, how to run it again, what each check
 // means, the counts and the table.
 import { DRIFT_FLOOR, DRIVE, GOAL_SPAN, MIN_TRAJECTORY, REST_SECONDS, ROOT_SPEED_LIMIT, TRAJECTORY_SPEED_FRACTION, UNLIMITED_GOAL_RANGE, UNLIMITED_JOINT_SPEED } from './checks.js';
-import { FLOOR_CLEARANCE, FOOT_DRIFT, GOAL_DRAWS, PATH_CHECKS, SQUAT_DEPTH, SQUAT_SHIFT, SUPPORT_MARGIN } from './goals.js';
+import { EARLY_CHECKS, FLOOR_CLEARANCE, FOOT_DRIFT, GOAL_DRAWS, PATH_CHECKS, SQUAT_DEPTH, SQUAT_SHIFT, SUPPORT_MARGIN } from './goals.js';
 import { counts, renderTable, type SweepFile } from './report.js';
 
 const share = ([passed, of]: [number, number]): string => `${passed} of ${of}`;
@@ -51,15 +51,18 @@ was. A model that does not come up within \`--start-timeout\` (default 180 s) or
 - **rest ${REST_SECONDS} s** — once every controller is active, nothing is commanded for ${REST_SECONDS} s of simulation time;
   every joint the gains hold (\`position_pd\`) must stay within its predicted sag (docs/control.md,
   "Gains from the model": G/P, G its gravity load over the sampled configurations, or for a leg or flipper the body it
-  carries through the ground if larger) of where it was when the window began, or
+  carries through the ground, over the farthest point of its sole, if larger; rows of legged and flippered models
+  before 30 Nov 2026, 05:15 UTC: at the body's pose only) of where it was when the window began, or
   ${DRIFT_FLOOR * 1000} mrad (mm) for a joint gravity does not load. The figure is the joint with the largest drift / allowed.
 - **trajectories** — each \`joint_trajectory_controller\` gets one goal: per joint, a seeded random point in the
   middle ${GOAL_SPAN * 100} % of its limits (± ${UNLIMITED_GOAL_RANGE} about where it stands when it has none), all controllers at once,
   over a time that keeps every joint below ${TRAJECTORY_SPEED_FRACTION} of its velocity limit on average (at least ${MIN_TRAJECTORY} s).
   The goals are the ones a person, or MoveIt with the floor in its scene, would send (sweep/goals.ts; from
   30 Nov 2026, 05:00 UTC on; the trajectories cell says how they were drawn when not at the first draw): a draw is kept only if, at the goal and at ${PATH_CHECKS} points on the
-  way there (Choreonoid's pose when the goals are drawn), no link that stood ${FLOOR_CLEARANCE * 1000} mm or more clear of the floor
-  goes nearer, and no pair of links MoveIt's allowed collision matrix checks collides; else the next draw (at most ${GOAL_DRAWS}).
+  way there (and ${EARLY_CHECKS.length} more in its first ${(EARLY_CHECKS.at(-1)! * 100).toFixed(0)} %, where a contact the body starts in is left), from Choreonoid's pose when the
+  goals are drawn, no link that stood ${FLOOR_CLEARANCE * 1000} mm or more clear of the floor goes nearer, and no pair of links collides
+  that MoveIt's allowed collision matrix checks — or, where the generated project turns Choreonoid's self-collision on,
+  any pair but a parent and its child —, unless it touched at the start; else the next draw (at most ${GOAL_DRAWS}).
   The legs (role \`leg\`) a free body stands on are not drawn: the root is lowered by up to ${SQUAT_DEPTH * 100} % of its height
   and shifted by up to ${SQUAT_SHIFT * 100} % (every other draw straight down), and the legs' joints solved (damped least squares)
   so that each foot keeps its place within ${FOOT_DRIFT.position * 1000} mm and ${FOOT_DRIFT.angle * 1000} mrad on the way, the centre of mass at least
