@@ -174,13 +174,6 @@ export const REASONS: Reason[] = [
       "body_bridge designs a free body's gains at its model attitude (docs/control.md, \"Gains from the model\").",
   },
   {
-    models: /simple_vehicle_with_rangesensor\.wrl$/,
-    reason:
-      'STEERING turns a wheel that stands on the floor: the tyre\'s friction is its load, not gravity (its design load is 0, ' +
-      'P from the 10 Hz bandwidth alone), and it ended 2.5 mrad off, past its 2 mrad tolerance. body_bridge\'s gain design ' +
-      'leaves contact out; the same vehicle without the sensor (simple_vehicle.wrl) ended within it in this sweep.',
-  },
-  {
     models: /RH2\/RH2_withoutArm_withoutSensor\.wrl$/,
     reason:
       'Its drive wheels cruise at 1.96 rad/s, not the 2.0 commanded (the probe, over its second of full speed): ' +

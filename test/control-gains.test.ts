@@ -4,7 +4,7 @@
 // inertia matrix has a closed form.
 import { describe, expect, it } from 'vitest';
 import { type GainOptions, STABILITY_TARGET, designGains } from '../src/control/gains.js';
-import { carriedLoads, GRAVITY, jointLoads, jointSpaceDynamics, loadConfigurations } from '../src/control/joint-loads.js';
+import { carriedLoads, GRAVITY, jointLoads, jointSpaceDynamics, loadConfigurations, scrubLoads } from '../src/control/joint-loads.js';
 import type { ControlMode, JointMode } from '../src/control/modes.js';
 import type { Link, Mat3, RobotModel } from '../src/model/types.js';
 import { affine, joint, link, pose, shape } from './support/urdf-models.js';
@@ -290,6 +290,25 @@ describe('a limb standing on the ground: the body it carries', () => {
     expect(carriedLoads(model, ['hip']).get('hip')).toBeCloseTo(10 * GRAVITY * 0.2, 9);
     // Without geometry there is no sole: the initial pose alone.
     expect(carriedLoads(standing(), ['hip']).get('hip')).toBeCloseTo(10 * GRAVITY * 0.1, 12);
+  });
+
+  it('scrubLoads: a steering joint holds its tyre turning on the floor — friction × weight × the farthest contact point', () => {
+    // A 10 kg body 0.1 m up, a steering joint about z over a 1 kg block of a tyre whose flat bottom (0.1 × 0.04 m)
+    // lies on z = 0 centred under the axis: its corners 0.0539 m from it.
+    const tyre = shape({ kind: 'box', size: [0.1, 0.04, 0.06] }, affine([0, 0, -0.07]));
+    const model = robot([
+      link('body', null, joint('body', 'free'), pose([0, 0, 0.1]), { mass: 10, inertia: diag(0.5, 0.5, 0.5) }),
+      link('fork', 'body', joint('steer', 'revolute', { axis: [0, 0, 1], lower: -1, upper: 1 }), pose([0.3, 0, 0]), { mass: 1, inertia: diag(0.01, 0.01, 0.01), collisions: [tyre] }),
+    ]);
+    const reach = Math.hypot(0.05, 0.02);
+    expect(scrubLoads(model, ['steer'], 0.5).get('steer')).toBeCloseTo(0.5 * 11 * GRAVITY * reach, 9);
+    expect(scrubLoads(model, [], 0.5).size).toBe(0);
+    // The design holds it within the sag, and says where it came from.
+    const loads = jointLoads(model, { samples: 10 });
+    const g = designGains(loads, modes(model, 'position_pd'), { timeStep: 0.0001 }, new Map(), new Map(), new Map(), scrubLoads(model, ['steer'], 0.5)).joints[0]!;
+    expect(g.heldFrom).toBe('tyre');
+    expect(g.held).toBeCloseTo(0.5 * 11 * GRAVITY * reach, 9);
+    expect(g.pFrom).toBe('sag');
   });
 
   it('the design holds the larger of the two within the sag: P = G/s from the body, the sag then s', () => {

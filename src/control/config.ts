@@ -9,11 +9,11 @@ import type { PlanningGroup } from '../moveit/groups.js';
 import { groupControllers } from '../moveit/limits.js';
 import { urdfRobotName } from '../urdf/index.js';
 import { Document } from 'yaml';
-import { BICYCLE_STEERING_CONTROLLER, type ControlDistro, ControlConfigError, type ControllersFile, DIFF_DRIVE_CONTROLLER, controllersFile, driveAcceleration, jointTolerances, qualifiedName } from './controllers.js';
+import { BICYCLE_STEERING_CONTROLLER, type ControlDistro, ControlConfigError, type ControllersFile, DIFF_DRIVE_CONTROLLER, GROUND_FRICTION, controllersFile, driveAcceleration, jointTolerances, qualifiedName } from './controllers.js';
 import { groundContact } from '../roles/ground.js';
 import { GAINS_NODE, gainsYaml } from './gains-file.js';
 import { type GainDesign, type GainOptions, STABILITY_BOUND, STABILITY_TARGET, type UserGains, designGains } from './gains.js';
-import { carriedLoads, DEFAULT_LOAD_SAMPLES, type LoadOptions, jointLoads } from './joint-loads.js';
+import { carriedLoads, DEFAULT_LOAD_SAMPLES, type LoadOptions, jointLoads, scrubLoads } from './joint-loads.js';
 import { type ControlMode, type JointMode, type ModeChoice, chooseModes, hasItemGains } from './modes.js';
 import { ros2ControlBlock, ros2ControlElement } from './ros2-control-block.js';
 import { type RoleAnalysis, ROLE_MEANING, hasRole, inferRoles } from '../roles/roles.js';
@@ -138,7 +138,10 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
   // A leg or a flipper stands on the ground: it also holds up the body on the far side of it (joint-loads.ts).
   const standing = block.roles.joints.filter((r) => r.actuated && (r.role === 'leg' || r.role === 'flipper')).map((r) => r.joint);
   const carried = model.links[0]?.joint.type === 'free' ? carriedLoads(model, standing) : new Map<string, number>();
-  const gains = designGains(loads, block.modes.joints, options, options.userGains?.gains, extra, carried);
+  // A steering joint turns its tyre on the floor: the friction is its load (joint-loads.ts).
+  const steeringJoints = block.roles.joints.filter((r) => r.actuated && r.role === 'steering').map((r) => r.joint);
+  const tyre = model.links[0]?.joint.type === 'free' ? scrubLoads(model, steeringJoints, GROUND_FRICTION) : new Map<string, number>();
+  const gains = designGains(loads, block.modes.joints, options, options.userGains?.gains, extra, carried, tyre);
   const joints: Joint[] = model.links.filter(hasRole).map((l) => l.joint);
   const velocityJoints = block.roles.joints.filter((r) => r.actuated && (r.role === 'wheel' || r.role === 'track' || r.role === 'drive_wheel')).map((r) => r.joint);
   const controllers = controllersFile(joints, modeOf, gains, groupControllers(options.groups, model), drive, {
@@ -219,7 +222,8 @@ function readme(
     `From the model's mass properties over ${(options.samples ?? DEFAULT_LOAD_SAMPLES) + 1} configurations (the initial one and random ones within the limits, seed ${options.seed ?? 0}):`,
     `P = max(I·ω², G/s) and D = 2ζ·√(P·I) for position loops, P = I·ω for velocity loops, with ω = 2π·${o.bandwidth} Hz, ζ = ${o.damping}, s = ${o.maxSag};`,
     "I is the heaviest inertia the joint turns (its subtree's and its rotor's, rotor inertia × gear ratio²), G the largest gravity load;",
-    "for a leg or a flipper, which stands on the ground, G is the body it carries through it where that is larger: the weight on the joint's far side, at the pose the body stands in (P: sag from the body).",
+    "for a leg or a flipper, which stands on the ground, G is the body it carries through it where that is larger: the weight on the joint's far side where it is at the pose the body stands in, or over the farthest point below the joint the body stands on (P: sag from the body);",
+    `for a steering joint, the tyre's friction turning on the floor where that is larger: friction ${GROUND_FRICTION} × the body's weight × the farthest contact point from the steering axis (P: sag from the tyre).`,
     `Then the damping is lowered where the discrete loop at the ${o.timeStep} s step needs it: over every configuration T²·λmax(M⁻¹K) + 2T·λmax(M⁻¹D) ≤ ${STABILITY_TARGET} (unstable from ${STABILITY_BOUND}).`,
     `Worst margin: ${fmt(gains.margin, 3)} (stiffness ${fmt(gains.stiffnessTerm, 3)}, damping 2 × ${fmt(gains.dampingTerm, 3)}).`,
     '',
@@ -227,7 +231,7 @@ function readme(
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...gains.joints.map((g) => {
       const velocity = g.mode === 'velocity_pd';
-      const from = [g.pFrom === 'user' ? 'P: user' : `P: ${g.pFrom}${g.pFrom === 'sag' && g.heldFrom === 'body' ? ' from the body' : ''}`, g.dFrom === 'user' ? 'D: user' : g.dLowered ? (velocity ? 'P lowered for stability' : 'D lowered for stability') : ''].filter((x) => x !== '').join('; ');
+      const from = [g.pFrom === 'user' ? 'P: user' : `P: ${g.pFrom}${g.pFrom === 'sag' && g.heldFrom !== 'gravity' ? ` from the ${g.heldFrom}` : ''}`, g.dFrom === 'user' ? 'D: user' : g.dLowered ? (velocity ? 'P lowered for stability' : 'D lowered for stability') : ''].filter((x) => x !== '').join('; ');
       return (
         `| ${g.joint} | ${g.mode} | ${fmt(g.p)} | ${fmt(g.d)} | ${fmt(g.inertia)} ${unit(g, 'kg·m²', 'kg')} | ${fmt(g.lightest)} | ${fmt(g.bandwidth, 3)} Hz | ` +
         `${velocity ? '—' : fmt(g.damping, 2)} | ${fmt(g.sag, 3)} ${velocity ? unit(g, 'rad/s', 'm/s') : unit(g, 'rad', 'm')} | ${velocity ? '—' : `${fmt(g.lag * 1000, 3)} ms`} | ${from} |`

@@ -77,10 +77,11 @@ export interface JointGains {
   load: JointLoad;
   /**
    * The static load the design holds (N·m or N): the gravity on what the joint carries in the air, or, for a limb that
-   * stands on the ground, the body it carries through it where that is larger (joint-loads.ts, carriedLoads).
+   * stands on the ground, the body it carries through it, or, for a steering joint, its tyre's friction turning on
+   * the floor, where that is larger (joint-loads.ts, carriedLoads and scrubLoads).
    */
   held: number;
-  heldFrom: 'gravity' | 'body';
+  heldFrom: 'gravity' | 'body' | 'tyre';
   /** The heaviest inertia the design used (the load's, plus what the caller added: a wheel's share of the body). */
   inertia: number;
   /** The lightest inertia the joint feels (1/(M⁻¹)_jj over the samples, given the other joints' modes). */
@@ -127,6 +128,7 @@ function formulaGains(
   user: ReadonlyMap<string, UserGains>,
   extraInertia: ReadonlyMap<string, number>,
   carried: ReadonlyMap<string, number>,
+  tyre: ReadonlyMap<string, number>,
   warnings: string[],
 ): { gains: JointGains[]; index: number[] } {
   const modeOf = new Map(modes.map((m) => [m.joint, m.mode]));
@@ -140,8 +142,9 @@ function formulaGains(
     if (mode === undefined || !isPdMode(mode) || passive.has(load.joint)) return;
     const inertia = load.heaviest + (extraInertia.get(load.joint) ?? 0);
     const body = mode === 'velocity_pd' ? 0 : (carried.get(load.joint) ?? 0);
-    const held = Math.max(load.gravity, body);
-    const heldFrom = body > load.gravity ? 'body' : 'gravity';
+    const scrub = mode === 'velocity_pd' ? 0 : (tyre.get(load.joint) ?? 0);
+    const held = Math.max(load.gravity, body, scrub);
+    const heldFrom: JointGains['heldFrom'] = held === load.gravity ? 'gravity' : held === body ? 'body' : 'tyre';
     const given = user.get(load.joint) ?? {};
     let p: number;
     let pFrom: JointGains['pFrom'];
@@ -266,11 +269,12 @@ export function designGains(
   user: ReadonlyMap<string, UserGains> = new Map(),
   extraInertia: ReadonlyMap<string, number> = new Map(),
   carried: ReadonlyMap<string, number> = new Map(),
+  tyre: ReadonlyMap<string, number> = new Map(),
 ): GainDesign {
   const o = pick(options);
   const T = o.timeStep;
   const warnings: string[] = [];
-  const { gains, index } = formulaGains(loads, modes, o, user, extraInertia, carried, warnings);
+  const { gains, index } = formulaGains(loads, modes, o, user, extraInertia, carried, tyre, warnings);
   const inverses = freeInverseInertias(loads, modes, index, warnings);
   for (const w of inverses) gains.forEach((g, i) => (g.lightest = Math.min(g.lightest, 1 / w[i]![i]!)));
   const stiffness = gains.map((g) => (g.mode === 'velocity_pd' ? 0 : g.p));
@@ -311,7 +315,7 @@ export function designGains(
   }
   for (const g of gains) {
     if (g.mode !== 'velocity_pd' && g.pFrom !== 'user' && g.sag > o.maxSag * (1 + 1e-9)) {
-      const what = g.heldFrom === 'body' ? 'sag under the body it carries through the ground' : 'gravity sag';
+      const what = g.heldFrom === 'body' ? 'sag under the body it carries through the ground' : g.heldFrom === 'tyre' ? "sag against the tyre's friction on the floor" : 'gravity sag';
       warnings.push(`${g.joint}: ${what} up to ${g.sag.toPrecision(3)} ${g.load.type === 'prismatic' ? 'm' : 'rad'}, over the ${o.maxSag} asked: P was lowered for stability`);
     }
   }

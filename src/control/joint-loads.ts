@@ -26,7 +26,7 @@
 import { linkWorldPoses } from '../kinematics/forward.js';
 import { isMovingJoint } from '../kinematics/frames.js';
 import { groundContactAt } from '../roles/ground.js';
-import { add, cross, dot, mulMat, mulVec, transpose } from '../model/math.js';
+import { add, cross, dot, mulMat, mulVec, normalize, transpose } from '../model/math.js';
 import type { Link, Mat3, RobotModel, Vec3 } from '../model/types.js';
 import { seededRandom } from '../moveit/collision-matrix.js';
 
@@ -271,6 +271,47 @@ export function carriedLoads(model: RobotModel, joints: readonly string[]): Map<
     }
     const load = Math.max(Math.abs(held), over);
     out.set(j.joint.name, load < GRAVITY_FLOOR ? 0 : load);
+  }
+  return out;
+}
+
+/**
+ * What each steering joint of `joints` holds against when its wheel stands on the floor: the friction of the tyre
+ * turning about the steering axis on its contact, at most `friction` × the weight on it × the farthest contact point
+ * from the axis (ground.ts's points at the initial pose). The weight is the whole body's, as carriedLoads takes it:
+ * how the body shares out over its wheels the statics of three or four contacts decide, and a bound is what the
+ * design holds. Without it a steering joint's design load is 0 (its axis vertical) and P comes from the bandwidth
+ * alone: simple_vehicle_with_rangesensor.wrl's STEERING ended 2.5 mrad from its goal, the tyre holding it, and its
+ * siblings 1.8–1.97 of their 2 mrad (the corpus sweep, 30 Nov 2026).
+ */
+export function scrubLoads(model: RobotModel, joints: readonly string[], friction: number): Map<string, number> {
+  const wanted = new Set(joints);
+  const out = new Map<string, number>();
+  if (wanted.size === 0) return out;
+  const moving = model.links.filter(isMovingJoint);
+  const poses = linkWorldPoses(model, new Map(moving.map((l) => [l.joint.name, home(l)])));
+  const contact = groundContactAt(model).points;
+  const byName = new Map(model.links.map((l) => [l.name, l]));
+  const below = (l: Link, top: Link): boolean => {
+    for (let at: Link | undefined = l; at; at = at.parent === null ? undefined : byName.get(at.parent)) if (at === top) return true;
+    return false;
+  };
+  const weight = model.links.reduce((m, l) => m + l.mass, 0) * GRAVITY;
+  for (const j of moving.filter((l) => wanted.has(l.joint.name) && l.joint.type === 'revolute')) {
+    const pose = poses.get(j.name)!;
+    const axis = normalize(mulVec(pose.rotation, j.joint.axis));
+    let reach = 0;
+    for (const [link, points] of contact) {
+      if (!below(byName.get(link)!, j)) continue;
+      for (const v of points) {
+        // The point's distance from the axis line.
+        const d: Vec3 = [v[0] - pose.translation[0], v[1] - pose.translation[1], v[2] - pose.translation[2]];
+        const along = dot(d, axis);
+        reach = Math.max(reach, Math.hypot(d[0] - along * axis[0], d[1] - along * axis[1], d[2] - along * axis[2]));
+      }
+    }
+    const load = friction * weight * reach;
+    if (load >= GRAVITY_FLOOR) out.set(j.joint.name, load);
   }
   return out;
 }
