@@ -13,10 +13,11 @@
 // clear keep them.
 import { jointPose, linkWorldPoses } from '../src/kinematics/forward.js';
 import { inverseSpd } from '../src/control/linear-algebra.js';
-import { mulMat, mulVec, transpose } from '../src/model/math.js';
+import { composePose, mulMat, mulVec, transpose } from '../src/model/math.js';
 import type { Link, Pose, RobotModel, Vec3 } from '../src/model/types.js';
 import { computeCollisionMatrix, pairKey, seededRandom, selfCollisionChecker, type SelfCollisionChecker } from '../src/moveit/collision-matrix.js';
-import { homePositions } from '../src/moveit/srdf.js';
+import { inversePose } from '../src/moveit/scene-objects.js';
+import { chainPath, homePositions } from '../src/moveit/srdf.js';
 import { type GoalJoint, randomGoal, trajectoryDuration } from './checks.js';
 
 /** Draws tried before the sweep gives up and sends the last one (the result says so). */
@@ -126,23 +127,14 @@ export interface GoalPlan {
 
 // ---- poses ----
 
-const invert = (p: Pose): Pose => {
-  const r = transpose(p.rotation);
-  const t = mulVec(r, p.translation);
-  return { rotation: r, translation: [-t[0], -t[1], -t[2]] };
-};
-const compose = (a: Pose, b: Pose): Pose => {
-  const t = mulVec(a.rotation, b.translation);
-  return { rotation: mulMat(a.rotation, b.rotation), translation: [a.translation[0] + t[0], a.translation[1] + t[1], a.translation[2] + t[2]] };
-};
 const shifted = (p: Pose, d: Vec3): Pose => ({ rotation: p.rotation, translation: [p.translation[0] + d[0], p.translation[1] + d[1], p.translation[2] + d[2]] });
 
 /** World poses of the links at q with the root at `root` (world). */
 function worldPoses(model: RobotModel, q: ReadonlyMap<string, number>, root: Pose): Map<string, Pose> {
   const local = linkWorldPoses(model, q);
-  const w = compose(root, invert(local.get(model.links[0]!.name)!));
+  const w = composePose(root, inversePose(local.get(model.links[0]!.name)!));
   const out = new Map<string, Pose>();
-  for (const [name, p] of local) out.set(name, compose(w, p));
+  for (const [name, p] of local) out.set(name, composePose(w, p));
   return out;
 }
 
@@ -250,17 +242,12 @@ function supportPolygon(setup: GoalSetup, poses: ReadonlyMap<string, Pose>, onFl
 // ---- the legs' squat ----
 
 /** The joints from the root down to `link` (root first). */
-function chainJoints(model: RobotModel, link: string): Link[] {
-  const byName = new Map(model.links.map((l) => [l.name, l]));
-  const out: Link[] = [];
-  for (let l = byName.get(link); l && l.parent !== null; l = byName.get(l.parent)) out.unshift(l);
-  return out;
-}
+const chainJoints = (model: RobotModel, link: string): Link[] => chainPath(model, { base: model.links[0]!.name, tip: link }).links.reverse();
 
 /** The pose of a chain's last link relative to the root's model pose (the root at its offset), chain root first. */
 function chainPose(model: RobotModel, chain: readonly Link[], q: ReadonlyMap<string, number>): Pose {
   let p: Pose = model.links[0]!.offset;
-  for (const l of chain) p = compose(p, jointPose(l, q.get(l.joint.name) ?? 0));
+  for (const l of chain) p = composePose(p, jointPose(l, q.get(l.joint.name) ?? 0));
   return p;
 }
 
@@ -364,7 +351,7 @@ export function planGoals(setup: GoalSetup, controllers: readonly GoalController
   const height = root.translation[2] - Math.min(...low0.values());
   // The feet's poses in the model frame (root at its model pose), from which a squat's targets follow.
   const local0 = linkWorldPoses(model, q0);
-  const toModel = compose(local0.get(model.links[0]!.name)!, invert(root));
+  const toModel = composePose(local0.get(model.links[0]!.name)!, inversePose(root));
   const collidingAtStart = new Set<number>();
   setup.checker.place(q0);
   setup.enabled.forEach(([i, j], k) => {

@@ -3,7 +3,7 @@
 // every process it started stopped before it returns, whatever happened.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stampSeconds } from '../test/live/choreonoid/geometry.js';
+import { poseFromMatrix16, stampSeconds } from '../test/live/choreonoid/geometry.js';
 import { type Any, groupMembers, isModelWarning, type processGroup, waitFor } from '../test/support/live-rig.js';
 import { driveCommand, holdSpeed, largestGap, launchFailure, type SimulationRun, simulationClock, startSimulation, waitForControllers } from '../test/support/simulation-live.js';
 import {
@@ -29,7 +29,6 @@ import { choreonoidLines, complaintLines, controllerAbort } from './logs.js';
 import type { SweepModel } from './models.js';
 import type { DriveResult, GoalDraws, JointLoad, ModelResult, TrajectoryResult } from './report.js';
 import { loadRobotModel } from '../src/load.js';
-import type { Pose } from '../src/model/types.js';
 
 export interface Rig {
   procs: ReturnType<typeof processGroup>;
@@ -298,7 +297,7 @@ async function moveToGoals(
       }),
     })),
     now,
-    poseOfMatrix(root),
+    poseFromMatrix16(root),
     seed,
   );
   // Planning held the event loop (up to seconds for a standing humanoid): graph.clock() is as old as the plan until
@@ -347,16 +346,6 @@ async function moveToGoals(
   });
   return { results, draws };
 }
-
-/** A probe's 4×4 row-major pose. */
-const poseOfMatrix = (m: readonly number[]): Pose => ({
-  rotation: [
-    [m[0]!, m[1]!, m[2]!],
-    [m[4]!, m[5]!, m[6]!],
-    [m[8]!, m[9]!, m[10]!],
-  ],
-  translation: [m[3]!, m[7]!, m[11]!],
-});
 
 /** DRIVE's speed for its time on diff_drive_controller, then zero until the base rests; the root's travel by Choreonoid. */
 async function driveBase(node: Any, run: SimulationRun, graph: Graph, root: string, signal: AbortSignal): Promise<DriveResult> {

@@ -222,6 +222,18 @@ export function jointLoads(model: RobotModel, options: LoadOptions = {}): Loads 
   return { joints, samples };
 }
 
+/** The body standing at its initial configuration: its links' poses, its ground contact points, and which link lies below which. */
+function standingPose(model: RobotModel) {
+  const moving = model.links.filter(isMovingJoint);
+  const poses = linkWorldPoses(model, new Map(moving.map((l) => [l.joint.name, home(l)])));
+  const byName = new Map(model.links.map((l) => [l.name, l]));
+  const inSubtree = (l: Link, top: Link): boolean => {
+    for (let at: Link | undefined = l; at; at = at.parent === null ? undefined : byName.get(at.parent)) if (at === top) return true;
+    return false;
+  };
+  return { moving, poses, contact: groundContactAt(model).points, byName, inSubtree };
+}
+
 /**
  * What each of `joints` holds up when the body stands on the limb it is part of: the torque (N·m) or force (N)
  * gravity puts on the joint from everything on the root's side of it within its body — the rest of the body,
@@ -236,18 +248,12 @@ export function jointLoads(model: RobotModel, options: LoadOptions = {}): Loads 
  */
 export function carriedLoads(model: RobotModel, joints: readonly string[]): Map<string, number> {
   const wanted = new Set(joints);
-  const moving = model.links.filter(isMovingJoint);
-  const poses = linkWorldPoses(model, new Map(moving.map((l) => [l.joint.name, home(l)])));
-  const contact = wanted.size > 0 ? groundContactAt(model).points : new Map<string, Vec3[]>();
-  const byName = new Map(model.links.map((l) => [l.name, l]));
+  const out = new Map<string, number>();
+  if (wanted.size === 0) return out;
+  const { moving, poses, contact, byName, inSubtree } = standingPose(model);
   // Each link's body (the root, or the free-joint link above it), found once for all the joints asked about.
   const bodyOf = new Map<string, string>();
   for (const l of model.links) bodyOf.set(l.name, l.parent === null || l.joint.type === 'free' ? l.name : bodyOf.get(l.parent)!);
-  const inSubtree = (l: Link, top: Link): boolean => {
-    for (let at: Link | undefined = l; at; at = at.parent === null ? undefined : byName.get(at.parent)) if (at === top) return true;
-    return false;
-  };
-  const out = new Map<string, number>();
   for (const j of moving.filter((l) => wanted.has(l.joint.name))) {
     const pose = poses.get(j.name)!;
     const axis = mulVec(pose.rotation, j.joint.axis);
@@ -288,21 +294,14 @@ export function scrubLoads(model: RobotModel, joints: readonly string[], frictio
   const wanted = new Set(joints);
   const out = new Map<string, number>();
   if (wanted.size === 0) return out;
-  const moving = model.links.filter(isMovingJoint);
-  const poses = linkWorldPoses(model, new Map(moving.map((l) => [l.joint.name, home(l)])));
-  const contact = groundContactAt(model).points;
-  const byName = new Map(model.links.map((l) => [l.name, l]));
-  const below = (l: Link, top: Link): boolean => {
-    for (let at: Link | undefined = l; at; at = at.parent === null ? undefined : byName.get(at.parent)) if (at === top) return true;
-    return false;
-  };
+  const { moving, poses, contact, byName, inSubtree } = standingPose(model);
   const weight = model.links.reduce((m, l) => m + l.mass, 0) * GRAVITY;
   for (const j of moving.filter((l) => wanted.has(l.joint.name) && l.joint.type === 'revolute')) {
     const pose = poses.get(j.name)!;
     const axis = normalize(mulVec(pose.rotation, j.joint.axis));
     let reach = 0;
     for (const [link, points] of contact) {
-      if (!below(byName.get(link)!, j)) continue;
+      if (!inSubtree(byName.get(link)!, j)) continue;
       for (const v of points) {
         // The point's distance from the axis line.
         const d: Vec3 = [v[0] - pose.translation[0], v[1] - pose.translation[1], v[2] - pose.translation[2]];
