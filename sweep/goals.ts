@@ -10,7 +10,8 @@
 // and the legs a free body stands on are not drawn at random at all: the root is lowered and shifted a random
 // amount (a squat) and the legs' joints solved so that every foot keeps its place on the floor, the centre of mass
 // staying over the feet. The first draw is the old random goal exactly, so that models whose goals were already
-// clear keep them.
+// clear keep them. Where no draw sent at once is clear (a latched door: its knob must turn before the door opens),
+// the joints move one at a time, by way of a stop where that clears the way, each move checked the same way.
 import { jointPose, linkWorldPoses } from '../src/kinematics/forward.js';
 import { inverseSpd } from '../src/control/linear-algebra.js';
 import { composePose, mulMat, mulVec, transpose } from '../src/model/math.js';
@@ -22,6 +23,11 @@ import { type GoalJoint, randomGoal, trajectoryDuration } from './checks.js';
 
 /** Draws tried before the sweep gives up and sends the last one (the result says so). */
 export const GOAL_DRAWS = 400;
+/** Then draws whose joints are tried one at a time, and the ways (one joint's move from one state) checked for each. */
+export const STAGED_DRAWS = 20;
+export const STAGE_CHECKS = 400;
+/** Where a joint may be turned to near its stops on the way (a knob turned to unlatch): this fraction of its range inside them. */
+export const STOP_INSET = 0.02;
 /**
  * m: a link that starts at least this far above the floor must stay so; one nearer may not go lower than it starts.
  * Above the tessellation's error (a 32-gon lies within 0.5 % of a round shape's radius) for any radius under 0.6 m.
@@ -110,11 +116,32 @@ export function goalSetup(model: RobotModel, legs: ReadonlySet<string>, passive:
   return { model, legs, checker, enabled, loose, extremes };
 }
 
+/** One joint's move to a value, the others holding. */
+export interface JointMove {
+  joint: string;
+  to: number;
+  /** The move is to near one of its stops, on the way (not to its goal). */
+  stop: boolean;
+}
+
+/** One point of a controller's trajectory: s from its start, and where its joints are then. */
+export interface GoalPoint {
+  time: number;
+  positions: Record<string, number>;
+}
+
 export interface GoalPlan {
   /** Per controller, in the order given: joint → goal. */
   goals: Record<string, number>[];
   /** Per controller: s the trajectory takes (the legs of one squat share one). */
   durations: number[];
+  /**
+   * Per controller, its trajectory's points: the goal alone at its duration, or, where the joints move one at a
+   * time (`moves`), a point at the start and at the end of each of its joints' moves, holding between them.
+   */
+  points: GoalPoint[][];
+  /** Where no draw sent at once was clear: the moves, one joint at a time, that reach the goals (null: all at once). */
+  moves: JointMove[] | null;
   /** Draws made; 1 when the first, random, draw was kept. */
   draws: number;
   /** False when no draw passed: the last is sent, and `rejected` says why. */
@@ -359,15 +386,15 @@ export function planGoals(setup: GoalSetup, controllers: readonly GoalController
   });
 
   const rejected: Record<string, number> = {};
-  const reject = (why: string): false => {
-    rejected[why] = (rejected[why] ?? 0) + 1;
-    return false;
-  };
+
+  // The goal first, then the way there. The first steps are checked finer: a contact the body starts in (a latch
+  // against its lock) is left within the first milliradians, which the even steps pass over (FireCabinet's KNOB
+  // caught on LOCK with the door 2 mrad open).
+  const fractions = [1, ...EARLY_CHECKS, ...Array.from({ length: PATH_CHECKS - 1 }, (_, k) => (k + 1) / PATH_CHECKS)];
 
   let last: { goals: Record<string, number>[]; durations: number[]; squat: Vec3 | null } | null = null;
   for (let draw = 0; draw < GOAL_DRAWS; draw++) {
-    // Draw 0 is randomGoal's, as the sweep drew before; later draws their own seeds.
-    const goals = controllers.map((c, i) => randomGoal(c.joints, start, draw === 0 ? seed + i : seed + i + 7919 * draw));
+    const goals = drawGoals(draw);
     let squat: Vec3 | null = null;
     if (feet.length > 0) {
       const random = seededRandom(seed + 104729 * (draw + 1));
@@ -392,44 +419,66 @@ export function planGoals(setup: GoalSetup, controllers: readonly GoalController
       if (c.joints.some((j) => squatting.has(j.name))) durations[i] = legTime;
     });
     last = { goals, durations, squat };
-    if (acceptable(goals, durations, squat)) return { goals, durations, draws: draw + 1, found: true, squat, rejected };
+    const why = outsideLimits(goals) ?? clearAlong((f) => atOnce(goals, durations, squat, legTime, f));
+    if (why === null) return { goals, durations, points: goalPoints(goals, durations), moves: null, draws: draw + 1, found: true, squat, rejected };
+    rejected[why] = (rejected[why] ?? 0) + 1;
   }
-  return { ...last!, draws: GOAL_DRAWS, found: false, rejected };
 
-  function acceptable(goals: Record<string, number>[], durations: number[], squat: Vec3 | null): boolean {
-    for (const [i, c] of controllers.entries()) {
-      for (const j of c.joints) if (!(goals[i]![j.name]! >= j.lower && goals[i]![j.name]! <= j.upper)) return reject(`${j.name} outside its limits`);
+  // No draw sent at once was clear: the joints one at a time, by way of their stops where that clears them (a door's
+  // knob turned to unlatch before the door opens, a reel turned once the door is open). Not for a squat: its legs must move together.
+  if (feet.length === 0) {
+    for (let draw = 0; draw < STAGED_DRAWS; draw++) {
+      const goals = drawGoals(draw);
+      if (outsideLimits(goals) !== null) continue;
+      const moves = jointMoves(goals);
+      if (moves === null) continue;
+      const { points, durations } = stagedPoints(goals, moves);
+      return { goals, durations, points, moves, draws: GOAL_DRAWS + draw + 1, found: true, squat: null, rejected };
     }
-    const total = Math.max(...durations);
-    const legTime = Math.max(...durations.filter((_, i) => controllers[i]!.joints.some((j) => squatting.has(j.name))));
-    // The goal first, then the way there; the cheap checks at every point before any collision is tested. The
-    // first steps are checked finer: a contact the body starts in (a latch against its lock) is left within the
-    // first milliradians, which the even steps pass over (FireCabinet's KNOB caught on LOCK with the door 2 mrad open).
-    const fractions = [1, ...EARLY_CHECKS, ...Array.from({ length: PATH_CHECKS - 1 }, (_, k) => (k + 1) / PATH_CHECKS)];
-    const states = fractions.map((f) => {
-      const t = f * total;
-      const q = new Map(q0);
-      controllers.forEach((c, i) => {
-        const s = smooth(t / durations[i]!);
-        for (const j of c.joints) q.set(j.name, (start[j.name] ?? 0) + s * (goals[i]![j.name]! - (start[j.name] ?? 0)));
-      });
-      const legS = squat ? smooth(t / legTime) : 0;
-      return { q, root: squat ? shifted(root, [legS * squat[0], legS * squat[1], legS * squat[2]]) : root };
+  }
+  return { ...last!, points: goalPoints(last!.goals, last!.durations), moves: null, draws: GOAL_DRAWS, found: false, rejected };
+
+  // Draw 0 is randomGoal's, as the sweep drew before; later draws their own seeds.
+  function drawGoals(draw: number): Record<string, number>[] {
+    return controllers.map((c, i) => randomGoal(c.joints, start, draw === 0 ? seed + i : seed + i + 7919 * draw));
+  }
+
+  function outsideLimits(goals: readonly Record<string, number>[]): string | null {
+    for (const [i, c] of controllers.entries()) {
+      for (const j of c.joints) if (!(goals[i]![j.name]! >= j.lower && goals[i]![j.name]! <= j.upper)) return `${j.name} outside its limits`;
+    }
+    return null;
+  }
+
+  /** Where every controller is at fraction f of the longest trajectory, all sent at once. */
+  function atOnce(goals: readonly Record<string, number>[], durations: readonly number[], squat: Vec3 | null, legTime: number, f: number): { q: Map<string, number>; root: Pose } {
+    const t = f * Math.max(...durations);
+    const q = new Map(q0);
+    controllers.forEach((c, i) => {
+      const s = smooth(t / durations[i]!);
+      for (const j of c.joints) q.set(j.name, (start[j.name] ?? 0) + s * (goals[i]![j.name]! - (start[j.name] ?? 0)));
     });
+    const legS = squat ? smooth(t / legTime) : 0;
+    return { q, root: squat ? shifted(root, [legS * squat[0], legS * squat[1], legS * squat[2]]) : root };
+  }
+
+  /** Why the way (states at `fractions` of it) is not clear, or null when it is; the cheap checks at every point before any collision is tested. */
+  function clearAlong(stateAt: (f: number) => { q: Map<string, number>; root: Pose }): string | null {
+    const states = fractions.map(stateAt);
     for (const state of states) {
       const poses = worldPoses(model, state.q, state.root);
       for (const [link, z] of lowestPoints(setup, poses)) {
         if (onFloor.has(link)) continue;
-        if (z < Math.min(low0.get(link)!, FLOOR_CLEARANCE) - 1e-6) return reject(`${link} into the floor`);
+        if (z < Math.min(low0.get(link)!, FLOOR_CLEARANCE) - 1e-6) return `${link} into the floor`;
       }
       for (const f of feet) {
         const a = poses0.get(f)!;
         const b = poses.get(f)!;
-        if (Math.hypot(a.translation[0] - b.translation[0], a.translation[1] - b.translation[1], a.translation[2] - b.translation[2]) > FOOT_DRIFT.position || angleBetween(a.rotation, b.rotation) > FOOT_DRIFT.angle) return reject(`foot ${f} strays`);
+        if (Math.hypot(a.translation[0] - b.translation[0], a.translation[1] - b.translation[1], a.translation[2] - b.translation[2]) > FOOT_DRIFT.position || angleBetween(a.rotation, b.rotation) > FOOT_DRIFT.angle) return `foot ${f} strays`;
       }
       if (feet.length > 0) {
         const com = centreOfMass(model, poses, setup.loose);
-        if (insideMargin(hull, com[0], com[1]) < needMargin) return reject('centre of mass off the feet');
+        if (insideMargin(hull, com[0], com[1]) < needMargin) return 'centre of mass off the feet';
       }
     }
     for (const state of states) {
@@ -437,9 +486,99 @@ export function planGoals(setup: GoalSetup, controllers: readonly GoalController
       for (let e = 0; e < setup.enabled.length; e++) {
         if (collidingAtStart.has(e)) continue;
         const [i, j] = setup.enabled[e]!;
-        if (setup.checker.collide(i, j)) return reject(`${setup.checker.links[i]} hits ${setup.checker.links[j]}`);
+        if (setup.checker.collide(i, j)) return `${setup.checker.links[i]} hits ${setup.checker.links[j]}`;
       }
     }
-    return true;
+    return null;
   }
+
+  /**
+   * Moves, one joint at a time, that take every joint to its goal clear of the floor and the body: a best-first
+   * search over the states where each joint stands at its start, at its goal or near either end of its range (a
+   * door's knob turned to its stop, the door opened, the knob let back to its goal), each move's way checked only
+   * when the search reaches it (at most STAGE_CHECKS of them); null when none is found.
+   */
+  function jointMoves(goals: readonly Record<string, number>[]): JointMove[] | null {
+    const target = new Map(goals.flatMap((g) => Object.entries(g)));
+    const joints = controllers.flatMap((c) => c.joints).filter((j) => Math.abs(target.get(j.name)! - (start[j.name] ?? 0)) > 1e-9);
+    // Per joint, the values it may stand at: index 0 its start, 1 its goal, then near its stops.
+    const values = joints.map((j) => {
+      const from = start[j.name] ?? 0;
+      const ends = Number.isFinite(j.lower) && Number.isFinite(j.upper) ? [j.lower + STOP_INSET * (j.upper - j.lower), j.upper - STOP_INSET * (j.upper - j.lower)] : [];
+      return [from, target.get(j.name)!, ...ends];
+    });
+    const key = (s: readonly number[]): string => s.join(',');
+    const atGoal = (s: readonly number[]): number => s.filter((v) => v === 1).length;
+    const qOf = (s: readonly number[]): Map<string, number> => {
+      const q = new Map(q0);
+      joints.forEach((j, k) => q.set(j.name, values[k]![s[k]!]!));
+      return q;
+    };
+    const startState = joints.map(() => 0);
+    const cameFrom = new Map<string, { from: string; move: JointMove }>([[key(startState), { from: '', move: { joint: '', to: 0, stop: false } }]]);
+    // Fewest moves first, weighted toward states with more joints at their goal.
+    const open: { state: number[]; moves: number }[] = [{ state: startState, moves: 0 }];
+    const priority = (e: { state: number[]; moves: number }): number => e.moves + 2 * (joints.length - atGoal(e.state));
+    let budget = STAGE_CHECKS;
+    while (open.length > 0) {
+      open.sort((x, y) => priority(x) - priority(y));
+      const { state, moves } = open.shift()!;
+      if (atGoal(state) === joints.length) {
+        const path: JointMove[] = [];
+        for (let k = key(state); cameFrom.get(k)!.from !== ''; k = cameFrom.get(k)!.from) path.unshift(cameFrom.get(k)!.move);
+        return path;
+      }
+      const q = qOf(state);
+      for (let k = 0; k < joints.length; k++) {
+        // Its goal first, then its stops; never back to its start.
+        for (let v = 1; v < values[k]!.length; v++) {
+          if (v === state[k]) continue;
+          const next = [...state];
+          next[k] = v;
+          if (cameFrom.has(key(next))) continue;
+          if (budget-- <= 0) return null;
+          const name = joints[k]!.name;
+          const from = values[k]![state[k]!]!;
+          const to = values[k]![v]!;
+          if (clearAlong((f) => ({ q: new Map(q).set(name, from + smooth(f) * (to - from)), root })) !== null) continue;
+          cameFrom.set(key(next), { from: key(state), move: { joint: name, to, stop: v > 1 } });
+          open.push({ state: next, moves: moves + 1 });
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Each controller's points when the joints move one at a time as `moves` say, each move taking its own trajectory time. */
+  function stagedPoints(goals: readonly Record<string, number>[], moves: readonly JointMove[]): { points: GoalPoint[][]; durations: number[] } {
+    const jointOf = new Map(controllers.flatMap((c) => c.joints.map((j) => [j.name, j] as const)));
+    const at: Record<string, number> = { ...start };
+    const turns: (JointMove & { from: number; until: number })[] = [];
+    let t = 0;
+    for (const m of moves) {
+      const d = trajectoryDuration([jointOf.get(m.joint)!], at, { [m.joint]: m.to });
+      turns.push({ ...m, from: t, until: t + d });
+      at[m.joint] = m.to;
+      t += d;
+    }
+    const points = controllers.map((c, i) => {
+      const now: Record<string, number> = Object.fromEntries(c.joints.map((j) => [j.name, start[j.name] ?? 0]));
+      const out: GoalPoint[] = [];
+      for (const turn of turns) {
+        if (!c.joints.some((j) => j.name === turn.joint)) continue;
+        // Held where it is until its turn: a point at the turn's start, or the spline would move it during others'.
+        if (turn.from > (out.at(-1)?.time ?? 0)) out.push({ time: turn.from, positions: { ...now } });
+        now[turn.joint] = turn.to;
+        out.push({ time: turn.until, positions: { ...now } });
+      }
+      // A controller whose joints all stay where they are: its goal, as when sent at once.
+      return out.length > 0 ? out : [{ time: trajectoryDuration(c.joints, start, goals[i]!), positions: { ...goals[i]! } }];
+    });
+    return { points, durations: points.map((p) => p.at(-1)!.time) };
+  }
+}
+
+/** Each controller's trajectory when all are sent at once: its goal, at its duration. */
+function goalPoints(goals: readonly Record<string, number>[], durations: readonly number[]): GoalPoint[][] {
+  return goals.map((g, i) => [{ time: durations[i]!, positions: { ...g } }]);
 }

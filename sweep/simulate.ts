@@ -239,7 +239,8 @@ async function judgeRun(
   }
 
   // (b) Each trajectory controller: a seeded random goal in its joints' limits, clear of the floor and of the body
-  // itself, a standing body's legs squatting (sweep/goals.ts); all sent at once.
+  // itself, a standing body's legs squatting (sweep/goals.ts); all sent at once, or, where no draw sent at once is
+  // clear, one joint at a time.
   stage('trajectories');
   const trajectories = controllers.filter(isTrajectoryController);
   // A simulation that has diverged (NaN joint angles) has no pose to start a trajectory from: the explosion watch says so.
@@ -268,7 +269,7 @@ async function judgeRun(
 }
 
 /**
- * Sends every trajectory controller its goal (one point, on its joint_trajectory topic) and reads each joint at the
+ * Sends every trajectory controller its goal (its points, on its joint_trajectory topic) and reads each joint at the
  * trajectory's end plus the controller's goal_time — when the controller itself judges the goal — from Choreonoid
  * and from /joint_states.
  */
@@ -308,6 +309,7 @@ async function moveToGoals(
   const planned = controllers.map((c, i) => ({
     c,
     goal: plan.goals[i]!,
+    points: plan.points[i]!,
     duration: plan.durations[i]!,
     publisher: node.createPublisher('trajectory_msgs/msg/JointTrajectory', `/${c.name}/joint_trajectory`),
   }));
@@ -316,12 +318,18 @@ async function moveToGoals(
   // Every trajectory starts at one instant a little ahead (the header's stamp), not when its message arrives: the
   // judging times are then exact in simulation time.
   const start = graph.clock() + START_AHEAD;
-  const sent = planned.map(({ c, goal, duration, publisher }, i) => {
-    const sec = Math.floor(duration);
+  const sent = planned.map(({ c, goal, points, duration, publisher }, i) => {
     publisher.publish({
       header: { stamp: { sec: Math.floor(start), nanosec: Math.round((start - Math.floor(start)) * 1e9) }, frame_id: '' },
       joint_names: c.joints,
-      points: [{ positions: c.joints.map((j) => goal[j]!), velocities: c.joints.map(() => 0), accelerations: [], effort: [], time_from_start: { sec, nanosec: Math.round((duration - sec) * 1e9) } }],
+      // Velocities 0 at every point: the controller's cubic from point to point, the way the goals were checked along.
+      points: points.map((p) => ({
+        positions: c.joints.map((j) => p.positions[j]!),
+        velocities: c.joints.map(() => 0),
+        accelerations: [],
+        effort: [],
+        time_from_start: { sec: Math.floor(p.time), nanosec: Math.round((p.time - Math.floor(p.time)) * 1e9) },
+      })),
     });
     return { c, goal, duration, seed: seed + i, publisher, at: start + duration + (c.goalTime ?? 0) };
   });
@@ -329,7 +337,7 @@ async function moveToGoals(
   await simulate(graph, run, Math.max(...sent.map((s) => s.at)) - graph.clock() + 0.2);
   sent.forEach((s) => node.destroyPublisher(s.publisher));
   const samples = run.probe().samples;
-  const draws: GoalDraws = { draws: plan.draws, found: plan.found, squat: plan.squat, rejected: plan.rejected };
+  const draws: GoalDraws = { draws: plan.draws, found: plan.found, squat: plan.squat, rejected: plan.rejected, moves: plan.moves?.map((m) => ({ joint: m.joint, stop: m.stop })) ?? null };
   const results = sent.map((s): TrajectoryResult => {
     const probe = sampleAfter(samples, s.at);
     const state = graph.jointStates.find((m) => m.stamp >= s.at);
