@@ -19,6 +19,7 @@ import type { Link, Pose, RobotModel, Vec3 } from '../src/model/types.js';
 import { computeCollisionMatrix, pairKey, seededRandom, selfCollisionChecker, type SelfCollisionChecker } from '../src/moveit/collision-matrix.js';
 import { inversePose } from '../src/moveit/scene-objects.js';
 import { chainPath, homePositions } from '../src/moveit/srdf.js';
+import { subtreeLinks } from '../src/roles/wheels.js';
 import { type GoalJoint, randomGoal, trajectoryDuration } from './checks.js';
 
 /** Draws tried before the sweep gives up and sends the last one (the result says so). */
@@ -75,16 +76,17 @@ export interface GoalSetup {
 const DIRECTIONS: Vec3[] = [];
 for (const x of [-1, 0, 1]) for (const y of [-1, 0, 1]) for (const z of [-1, 0, 1]) if (x || y || z) DIRECTIONS.push([x, y, z]);
 
-export function goalSetup(model: RobotModel, legs: ReadonlySet<string>, passive: ReadonlySet<string> = new Set()): GoalSetup {
+export function goalSetup(whole: RobotModel, legs: ReadonlySet<string>, passive: ReadonlySet<string> = new Set()): GoalSetup {
+  // Where the generated project turns Choreonoid's self-collision on (a body with free parts, src/cli/control.ts),
+  // Choreonoid checks every pair of links but a parent and its child (BodyCollisionLinkFilter, excludeTreeDepth 1):
+  // those pairs, not only MoveIt's, then stop a joint on its way.
+  const selfCollision = whole.links.slice(1).some((l) => l.joint.type === 'free');
+  const model = planningModel(whole, legs);
   const checker = selfCollisionChecker(model);
   const matrix = computeCollisionMatrix(model, { home: new Map(homePositions(model)) }, checker);
   const enabledKeys = new Set(matrix.enabled.map(([a, b]) => pairKey(a, b)));
   const loose = new Set<string>();
   for (const l of model.links) if (l.parent !== null && (l.joint.type === 'free' || passive.has(l.joint.name) || loose.has(l.parent))) loose.add(l.name);
-  // Where the generated project turns Choreonoid's self-collision on (a body with free parts, src/cli/control.ts),
-  // Choreonoid checks every pair of links but a parent and its child (BodyCollisionLinkFilter, excludeTreeDepth 1):
-  // those pairs, not only MoveIt's, then stop a joint on its way.
-  const selfCollision = model.links.slice(1).some((l) => l.joint.type === 'free');
   const parentOf = new Map(model.links.map((l) => [l.name, l.parent]));
   const adjacent = (a: string, b: string): boolean => parentOf.get(a) === b || parentOf.get(b) === a;
   const enabled: [number, number][] = [];
@@ -128,6 +130,28 @@ export interface JointMove {
 export interface GoalPoint {
   time: number;
   positions: Record<string, number>;
+}
+
+/**
+ * The model the goals are planned on: the whole model, or, where a fixed root carries the body the legs stand with
+ * on a free joint (SR1-floor-box.body: the robot on the model's own Floor link), that body alone, rooted at its
+ * free-joint link. It is a body of its own in the simulation, placed where Choreonoid has its root, and stands on
+ * the floor at z = 0 as a free root does; the rest of the model (the floor it stands on) is no part of its motion.
+ */
+export function planningModel(model: RobotModel, legs: ReadonlySet<string>): RobotModel {
+  if (model.links[0]?.joint.type === 'free' || legs.size === 0) return model;
+  for (const top of model.links.filter((l) => l.parent !== null && l.joint.type === 'free')) {
+    const links = subtreeLinks(model, top.name);
+    const names = new Set(links.map((l) => l.name));
+    if (![...legs].every((j) => links.some((l) => l.joint.name === j))) continue;
+    return {
+      ...model,
+      links: links.map((l) => (l === top ? { ...l, parent: null } : l)),
+      extraJoints: model.extraJoints.filter((x) => names.has(x.link1) && names.has(x.link2)),
+      devices: model.devices.filter((d) => names.has(d.link)),
+    };
+  }
+  return model;
 }
 
 export interface GoalPlan {

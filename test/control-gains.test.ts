@@ -292,6 +292,18 @@ describe('a limb standing on the ground: the body it carries', () => {
     expect(carriedLoads(standing(), ['hip']).get('hip')).toBeCloseTo(10 * GRAVITY * 0.1, 12);
   });
 
+  it('carriedLoads: a body a fixed root carries on a free joint stands on its own sole, over a floor of the model\'s (SR1-floor-box.body)', () => {
+    // The same leg on a free joint below a fixed 100 kg floor slab whose top is 1 m below the sole: the floor is the
+    // lowest geometry of the whole model, but the body stands on its own sole, and carries its own 10 kg, not the floor.
+    const sole = shape({ kind: 'box', size: [0.3, 0.1, 0.1] }, affine([0.05, 0, -0.95]));
+    const slab = shape({ kind: 'box', size: [5, 5, 0.2] }, affine([0, 0, -1.1]));
+    const model = robot([
+      link('floor', null, joint('floor', 'fixed'), pose([0, 0, 0]), { mass: 100, inertia: diag(50, 50, 50), collisions: [slab] }),
+      ...standing().links.map((l) => (l.name === 'shank' ? { ...l, collisions: [sole] } : l.name === 'body' ? { ...l, parent: 'floor' } : l)),
+    ]);
+    expect(carriedLoads(model, ['hip']).get('hip')).toBeCloseTo(10 * GRAVITY * 0.2, 9);
+  });
+
   it('scrubLoads: a steering joint holds its tyre turning on the floor — friction × weight × the farthest contact point', () => {
     // A 10 kg body 0.1 m up, a steering joint about z over a 1 kg block of a tyre whose flat bottom (0.1 × 0.04 m)
     // lies on z = 0 centred under the axis: its corners 0.0539 m from it.

@@ -11,7 +11,7 @@ import { applyRosConventions } from '../src/model/ros-conventions.js';
 import { groundContact } from '../src/roles/ground.js';
 import { inferRoles } from '../src/roles/roles.js';
 import { type GoalJoint, randomGoal } from '../sweep/checks.js';
-import { convexHull, GOAL_DRAWS, type GoalController, type GoalPoint, goalSetup, insideMargin, planGoals } from '../sweep/goals.js';
+import { convexHull, GOAL_DRAWS, type GoalController, type GoalPoint, goalSetup, insideMargin, planGoals, planningModel } from '../sweep/goals.js';
 import { goalsNote } from '../sweep/report.js';
 import { corpusDir, projectRoot } from './support/oracle.js';
 
@@ -210,5 +210,43 @@ describe('a latched door: no goal sent at once is clear, so the joints move one 
     const goal = randomGoal(controllers[0]!.joints, start, 1);
     expect(goal['KNOB']!).toBeLessThan((79 * Math.PI) / 180);
     expect(caught([{ time: 2, positions: goal }])).toBeGreaterThan(0);
+  });
+});
+
+describe('a body a fixed root carries on a free joint squats as a free body does (SR1-floor-box.body: the robot on its Floor)', () => {
+  const whole = loadRobotModel(join(corpusDir, 'choreonoid/share/model/SR1/SR1-floor-box.body'));
+  const legs = legsOf(whole);
+  const side = (s: string) => ['HIP_R', 'HIP_P', 'HIP_Y', 'KNEE', 'ANKLE_P', 'ANKLE_R'].map((j) => `${s}LEG_${j}`);
+
+  it('reads its legs as legs, and plans on the robot alone, rooted at WAIST', () => {
+    expect([...legs].sort()).toEqual([...side('L'), ...side('R')].sort());
+    const m = planningModel(whole, legs);
+    expect(m.links[0]!.name).toBe('WAIST');
+    expect(m.links[0]!.parent).toBeNull();
+    expect(m.links.some((l) => l.name === 'Floor' || l.name === 'Box')).toBe(false);
+    // A free root, or a model without legs, is planned whole.
+    expect(planningModel(biped, legsOf(biped))).toBe(biped);
+    expect(planningModel(whole, new Set())).toBe(whole);
+  });
+
+  it('its legs squat with the feet in place, by forward kinematics of the whole model with WAIST where the plan put it', () => {
+    const setup = goalSetup(whole, legs);
+    const controllers: GoalController[] = [
+      { name: 'LLEG_controller', joints: goalJoints(whole, side('L')) },
+      { name: 'RLEG_controller', joints: goalJoints(whole, side('R')) },
+    ];
+    const start = initial(whole);
+    const waist = linkWorldPoses(whole).get('WAIST')!;
+    const plan = planGoals(setup, controllers, start, waist, 1);
+    expect(plan.found).toBe(true);
+    expect(plan.squat![2]).toBeLessThan(0);
+    // The whole model's FK puts WAIST at its model pose; the feet are compared relative to it, then moved by the squat.
+    const before = linkWorldPoses(whole, new Map(Object.entries(start)));
+    const after = linkWorldPoses(whole, new Map(Object.entries({ ...start, ...plan.goals[0], ...plan.goals[1] })));
+    for (const foot of ['LLEG_ANKLE_R', 'RLEG_ANKLE_R']) {
+      const a = before.get(foot)!.translation;
+      const b = after.get(foot)!.translation.map((x, i) => x + plan.squat![i]!);
+      expect(Math.hypot(...a.map((x, i) => x - b[i]!))).toBeLessThan(1e-4);
+    }
   });
 });

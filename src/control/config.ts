@@ -10,7 +10,7 @@ import { groupControllers } from '../moveit/limits.js';
 import { urdfRobotName } from '../urdf/index.js';
 import { Document } from 'yaml';
 import { BICYCLE_STEERING_CONTROLLER, type ControlDistro, ControlConfigError, type ControllersFile, DIFF_DRIVE_CONTROLLER, GROUND_FRICTION, controllersFile, driveAcceleration, jointTolerances, qualifiedName } from './controllers.js';
-import { groundContact } from '../roles/ground.js';
+import { groundContact, standingContact } from '../roles/ground.js';
 import { GAINS_NODE, gainsYaml } from './gains-file.js';
 import { type GainDesign, type GainOptions, STABILITY_BOUND, STABILITY_TARGET, type UserGains, designGains } from './gains.js';
 import { carriedLoads, DEFAULT_LOAD_SAMPLES, type LoadOptions, jointLoads, scrubLoads } from './joint-loads.js';
@@ -137,7 +137,8 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
   if (steered) for (const w of steered.traction) extra.set(w.joint, (steered.mass / steered.traction.length) * w.radius * w.radius);
   // A leg or a flipper stands on the ground: it also holds up the body on the far side of it (joint-loads.ts).
   const standing = block.roles.joints.filter((r) => r.actuated && (r.role === 'leg' || r.role === 'flipper')).map((r) => r.joint);
-  const carried = model.links[0]?.joint.type === 'free' ? carriedLoads(model, standing) : new Map<string, number>();
+  // Only where something stands (ground.ts): a free root, or a body on a fixed root's free joint (its own body's weight).
+  const carried = standingContact(model) !== null ? carriedLoads(model, standing) : new Map<string, number>();
   // A steering joint turns its tyre on the floor: the friction is its load (joint-loads.ts).
   const steeringJoints = block.roles.joints.filter((r) => r.actuated && r.role === 'steering').map((r) => r.joint);
   const tyre = model.links[0]?.joint.type === 'free' ? scrubLoads(model, steeringJoints, GROUND_FRICTION) : new Map<string, number>();

@@ -25,7 +25,7 @@
 // initial position), from a seeded generator so the same model gives the same numbers.
 import { linkWorldPoses } from '../kinematics/forward.js';
 import { isMovingJoint } from '../kinematics/frames.js';
-import { groundContactAt } from '../roles/ground.js';
+import { standingContact } from '../roles/ground.js';
 import { add, cross, dot, mulMat, mulVec, normalize, transpose } from '../model/math.js';
 import type { Link, Mat3, RobotModel, Vec3 } from '../model/types.js';
 import { seededRandom } from '../moveit/collision-matrix.js';
@@ -231,7 +231,7 @@ function standingPose(model: RobotModel) {
     for (let at: Link | undefined = l; at; at = at.parent === null ? undefined : byName.get(at.parent)) if (at === top) return true;
     return false;
   };
-  return { moving, poses, contact: groundContactAt(model).points, byName, inSubtree };
+  return { moving, poses, contact: standingContact(model)?.points ?? new Map<string, Vec3[]>(), byName, inSubtree };
 }
 
 /**

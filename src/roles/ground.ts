@@ -5,6 +5,7 @@ import { linkWorldPoses } from '../kinematics/forward.js';
 import { add, mulMat, mulVec } from '../model/math.js';
 import type { RobotModel, Vec3 } from '../model/types.js';
 import { collisionShape } from '../urdf/collision-geometry.js';
+import { subtreeLinks } from './wheels.js';
 
 /** m: a link whose lowest point lies within this of the body's lowest point touches the ground. */
 export const GROUND_TOLERANCE = 0.01;
@@ -29,12 +30,14 @@ export function groundContact(model: RobotModel, divisions = 16): GroundContact 
  * GROUND_TOLERANCE of the ground (world x, y, z at the initial joint positions) — a sole's outline, a wheel's
  * bottom. What a standing body's weight can rest on.
  */
-export function groundContactAt(model: RobotModel, divisions = 16): GroundContact & { points: Map<string, Vec3[]> } {
+export function groundContactAt(model: RobotModel, divisions = 16, within?: string): GroundContact & { points: Map<string, Vec3[]> } {
   const q = new Map(model.links.filter((l) => l.parent !== null && Number.isFinite(l.joint.initial)).map((l) => [l.joint.name, l.joint.initial]));
   const poses = linkWorldPoses(model, q);
   const lowest = new Map<string, number>();
   const vertices = new Map<string, Vec3[]>();
+  const inside = within === undefined ? null : new Set(subtreeLinks(model, within).map((l) => l.name));
   for (const link of model.links) {
+    if (inside && !inside.has(link.name)) continue;
     const pose = poses.get(link.name)!;
     let low = Infinity;
     for (const shape of link.collisions) {
@@ -60,6 +63,27 @@ export function groundContactAt(model: RobotModel, divisions = 16): GroundContac
   const touching = new Set([...lowest].filter(([, z]) => z <= ground + GROUND_TOLERANCE).map(([name]) => name));
   const points = new Map([...touching].map((name) => [name, (vertices.get(name) ?? []).filter((v) => v[2] <= ground + GROUND_TOLERANCE)]));
   return { ground, touching, lowest, points };
+}
+
+/**
+ * What the standing bodies of a model stand on: a free-floating model's lowest points (groundContactAt); on a fixed
+ * root, each body hung from it by a free joint — a body of its own in Choreonoid's dynamics — on its own lowest
+ * points (SR1-floor-box.body: the robot on the model's own Floor link, its fixed root). Null where nothing stands:
+ * a fixed model without free parts, bolted where it is.
+ */
+export function standingContact(model: RobotModel, divisions = 16): (GroundContact & { points: Map<string, Vec3[]> }) | null {
+  const root = model.links[0];
+  if (!root) return null;
+  if (root.joint.type === 'free') return groundContactAt(model, divisions);
+  const bodies = model.links.filter((l) => l.parent !== null && l.joint.type === 'free');
+  if (bodies.length === 0) return null;
+  const parts = bodies.map((b) => groundContactAt(model, divisions, b.name));
+  return {
+    ground: Math.min(...parts.map((p) => p.ground).filter(Number.isFinite)),
+    touching: new Set(parts.flatMap((p) => [...p.touching])),
+    lowest: new Map(parts.flatMap((p) => [...p.lowest])),
+    points: new Map(parts.flatMap((p) => [...p.points])),
+  };
 }
 
 /**

@@ -32,7 +32,7 @@ import { isMovingJoint } from '../kinematics/frames.js';
 import { cross, dot, mulMat, mulVec, norm, normalize, sub, transpose } from '../model/math.js';
 import type { Diagnostic, Link, RobotModel, Vec3 } from '../model/types.js';
 import { linkWorldPoses } from '../kinematics/forward.js';
-import { groundContact } from './ground.js';
+import { standingContact } from './ground.js';
 import { type Segment, isHand, jointsUnder, rigidToRoot, segmentsOf } from './tree.js';
 import { type SteeringAnalysis, steeringDrive } from './steering.js';
 import { type DriveAnalysis, diffDrive, short, subtreeLinks } from './wheels.js';
@@ -181,9 +181,10 @@ export function inferRoles(model: RobotModel): RoleAnalysis {
   // 4. The mobile base.
   let drive = noDrive();
   const driving = new Set<string>();
-  // Ground contact, read once (a free-floating body only: a fixed one stands where it is bolted).
-  const contact = fixedRoot ? null : groundContact(model);
-  if (contact) {
+  // Ground contact, read once: a free-floating body's, or that of the bodies a fixed root carries on free joints
+  // (ground.ts); a fixed body without free parts stands where it is bolted. A mobile base is a free root's.
+  const contact = standingContact(model);
+  if (contact && !fixedRoot) {
     const touches = (l: Link): boolean => subtreeLinks(model, l.name).some((s) => contact.touching.has(s.name));
     const free = (l: Link): boolean => !decided.has(l.joint.name);
     const movingBelow = (l: Link): Link[] => subtreeLinks(model, l.name).filter((s) => s !== l && hasRole(s) && decided.get(s.joint.name)?.role !== 'passive');
