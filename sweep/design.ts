@@ -100,3 +100,7 @@ export function spawnedControllers(controllersYaml: string, spawnersYaml: string
 
 export const isTrajectoryController = (c: SpawnedController): boolean => c.type === 'joint_trajectory_controller/JointTrajectoryController';
 export const isDiffDrive = (c: SpawnedController): boolean => c.type === 'diff_drive_controller/DiffDriveController';
+export const isSteeringDrive = (c: SpawnedController): boolean => c.type === 'bicycle_steering_controller/BicycleSteeringController';
+/** Where a drive takes its speed (a TwistStamped) and publishes its odometry: diff_drive_controller's topics, or a steering controller's. */
+export const driveTopics = (c: SpawnedController): { command: string; odometry: string } =>
+  isSteeringDrive(c) ? { command: `/${c.name}/reference`, odometry: `/${c.name}/odometry` } : { command: `/${c.name}/cmd_vel`, odometry: `/${c.name}/odom` };

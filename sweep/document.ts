@@ -1,7 +1,7 @@
 // docs/corpus-sweep.md, whole, from the sweep's results: what was run, how to run it again, what each check
 // means, the counts and the table.
 import { DRIFT_FLOOR, DRIVE, GOAL_SPAN, MIN_TRAJECTORY, REST_SECONDS, ROOT_SPEED_LIMIT, TRAJECTORY_SPEED_FRACTION, UNLIMITED_GOAL_RANGE, UNLIMITED_JOINT_SPEED } from './checks.js';
-import { EARLY_CHECKS, FLOOR_CLEARANCE, FOOT_DRIFT, GOAL_DRAWS, PATH_CHECKS, SQUAT_DEPTH, SQUAT_SHIFT, SUPPORT_MARGIN } from './goals.js';
+import { EARLY_CHECKS, FLOOR_CLEARANCE, FOOT_DRIFT, GOAL_DRAWS, PATH_CHECKS, SQUAT_DEPTH, SQUAT_SHIFT, STAGED_DRAWS, STOP_INSET, SUPPORT_MARGIN } from './goals.js';
 import { counts, renderTable, type SweepFile } from './report.js';
 
 const share = ([passed, of]: [number, number]): string => `${passed} of ${of}`;
@@ -63,7 +63,13 @@ was. A model that does not come up within \`--start-timeout\` (default 180 s) or
   goals are drawn, no link that stood ${FLOOR_CLEARANCE * 1000} mm or more clear of the floor goes nearer, and no pair of links collides
   that MoveIt's allowed collision matrix checks — or, where the generated project turns Choreonoid's self-collision on,
   any pair but a parent and its child —, unless it touched at the start; else the next draw (at most ${GOAL_DRAWS}).
-  The legs (role \`leg\`) a free body stands on are not drawn: the root is lowered by up to ${SQUAT_DEPTH * 100} % of its height
+  Where none is clear (from 30 Nov 2026, 09:00 UTC on), the joints move one at a time, each by the same checks with the
+  others where they then stand, by way of a point ${STOP_INSET * 100} % inside a stop where that clears the way (a latched door's
+  knob turned to unlatch it before the door opens): a best-first search over each joint at its start, its goal or
+  near a stop, for the first of ${STAGED_DRAWS} draws it finds moves for; each controller's trajectory then has a point at
+  the start and the end of each of its joints' moves.
+  The legs (role \`leg\`) a free body stands on — the root, or a body a fixed root carries on a free joint,
+  planned on alone — are not drawn: the root is lowered by up to ${SQUAT_DEPTH * 100} % of its height
   and shifted by up to ${SQUAT_SHIFT * 100} % (every other draw straight down), and the legs' joints solved (damped least squares)
   so that each foot keeps its place within ${FOOT_DRIFT.position * 1000} mm and ${FOOT_DRIFT.angle * 1000} mrad on the way, the centre of mass at least
   ${SUPPORT_MARGIN * 1000} mm inside the feet's support polygon. The first draw is the random goal rows before then had; for the rows not run again since,
@@ -71,7 +77,8 @@ was. A model that does not come up within \`--start-timeout\` (default 180 s) or
   At the trajectory's end plus the controller's \`goal_time\` — when the controller judges the goal — every joint
   must be within its \`constraints.<joint>.goal\` tolerance of the goal in the generated ros2_controllers.yaml,
   by Choreonoid's joint angles and by /joint_states; the figure is the worse of the two.
-- **drive** — a base with a \`diff_drive_controller\` is sent ${DRIVE.speed} m/s for ${DRIVE.seconds} s of simulation time (TwistStamped
+- **drive** — a base with a \`diff_drive_controller\` (or, from 30 Nov 2026, 09:00 UTC on, a steered base's
+  \`bicycle_steering_controller\`, on its \`reference\` topic) is sent ${DRIVE.speed} m/s for ${DRIVE.seconds} s of simulation time (TwistStamped
   stamped with /clock, 50 a second), then zero; the root's planar travel in Choreonoid, from before the command
   to 1.5 s after the stop, must be ${(DRIVE.speed * DRIVE.seconds).toFixed(1)} m ± ${DRIVE.tolerance * 100} %. The odometry is shown beside it.
 - **explosion watch** — over the whole run, no joint's speed (/joint_states' at 100 Hz, and Choreonoid's joint

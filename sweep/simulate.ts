@@ -24,11 +24,12 @@ import {
   driveVerdict,
 } from './checks.js';
 import { goalSetup, type GoalSetup, planGoals } from './goals.js';
-import { isDiffDrive, isTrajectoryController, type ModelDesign, modelDesign, type SpawnedController, spawnedControllers } from './design.js';
+import { driveTopics, isDiffDrive, isSteeringDrive, isTrajectoryController, type ModelDesign, modelDesign, type SpawnedController, spawnedControllers } from './design.js';
 import { choreonoidLines, complaintLines, controllerAbort } from './logs.js';
 import type { SweepModel } from './models.js';
 import type { DriveResult, GoalDraws, JointLoad, ModelResult, TrajectoryResult } from './report.js';
 import { loadRobotModel } from '../src/load.js';
+import { BICYCLE_STEERING_CONTROLLER, DIFF_DRIVE_CONTROLLER } from '../src/control/controllers.js';
 
 export interface Rig {
   procs: ReturnType<typeof processGroup>;
@@ -148,6 +149,10 @@ async function leaveNothing(pgid: number): Promise<void> {
   await waitFor(`process group ${pgid} killed`, 10_000, () => groupMembers(pgid).length === 0);
 }
 
+// The drive controllers' odometry, as the generated ros2_controllers.yaml names them (src/control/controllers.ts).
+const DIFF_DRIVE_ODOMETRY = `/${DIFF_DRIVE_CONTROLLER}/odom`;
+const STEERING_ODOMETRY = `/${BICYCLE_STEERING_CONTROLLER}/odometry`;
+
 /** What the observer hears while a model runs: /clock, /joint_states and the drive's odometry. */
 interface Graph {
   clock: () => number;
@@ -170,8 +175,11 @@ function watchGraph(node: Any): Graph {
         effort: Object.fromEntries(names.map((n, i) => [n, Number(msg.effort[i] ?? NaN)])),
       });
     }),
-    node.createSubscription('nav_msgs/msg/Odometry', '/diff_drive_controller/odom', {}, (msg: Any) =>
-      odom.push({ stamp: stampSeconds(msg.header.stamp), x: msg.pose.pose.position.x, y: msg.pose.pose.position.y }),
+    // A model has one drive: diff_drive_controller's odometry, or its steering controller's.
+    ...[DIFF_DRIVE_ODOMETRY, STEERING_ODOMETRY].map((topic) =>
+      node.createSubscription('nav_msgs/msg/Odometry', topic, {}, (msg: Any) =>
+        odom.push({ stamp: stampSeconds(msg.header.stamp), x: msg.pose.pose.position.x, y: msg.pose.pose.position.y }),
+      ),
     ),
   ];
   return {
@@ -257,10 +265,10 @@ async function judgeRun(
   if (moved) result.root = moved;
 
   // (c) The drive, by Choreonoid's root pose.
-  const drive = controllers.find(isDiffDrive);
+  const drive = controllers.find((c) => isDiffDrive(c) || isSteeringDrive(c));
   if (drive && design.freeRoot) {
     stage('driving');
-    result.drive = await driveBase(node, run, graph, design.freeRoot, signal);
+    result.drive = await driveBase(node, run, graph, design.freeRoot, driveTopics(drive).command, signal);
   }
 
   // (d) Nothing moved faster than its limits, from the simulation's start to now.
@@ -355,12 +363,12 @@ async function moveToGoals(
   return { results, draws };
 }
 
-/** DRIVE's speed for its time on diff_drive_controller, then zero until the base rests; the root's travel by Choreonoid. */
-async function driveBase(node: Any, run: SimulationRun, graph: Graph, root: string, signal: AbortSignal): Promise<DriveResult> {
-  const cmd = driveCommand(node, graph.clock);
+/** DRIVE's speed for its time on the drive's `topic` (diff_drive_controller's or the steering controller's), then zero until the base rests; the root's travel by Choreonoid. */
+async function driveBase(node: Any, run: SimulationRun, graph: Graph, root: string, topic: string, signal: AbortSignal): Promise<DriveResult> {
+  const cmd = driveCommand(node, graph.clock, topic);
   try {
-    // Commands sent before diff_drive_controller's subscription is matched are lost, and the base drives short.
-    await waitFor('diff_drive_controller subscribed to its cmd_vel', MATCH_TIMEOUT, cmd.matched);
+    // Commands sent before the drive's subscription is matched are lost, and the base drives short.
+    await waitFor(`the drive subscribed to ${topic}`, MATCH_TIMEOUT, cmd.matched);
     await holdSpeed(cmd.send, graph.clock, 0, DRIVE_LEAD, signal);
     const from = graph.clock();
     const sentAt = await holdSpeed(cmd.send, graph.clock, DRIVE.speed, DRIVE.seconds, signal);

@@ -27,7 +27,7 @@ import {
   trajectoryDuration,
   UNLIMITED_JOINT_SPEED,
 } from '../sweep/checks.js';
-import { isDiffDrive, isTrajectoryController, modelDesign, spawnedControllers } from '../sweep/design.js';
+import { driveTopics, isDiffDrive, isSteeringDrive, isTrajectoryController, modelDesign, spawnedControllers } from '../sweep/design.js';
 import { renderDocument } from '../sweep/document.js';
 import { OWN_MODELS, selectModels, type SweepModel, sweepModels } from '../sweep/models.js';
 import { counts, figure, measuredFacts, merge, type ModelResult, passed, renderTable } from '../sweep/report.js';
@@ -263,6 +263,18 @@ describe('what the sweep reads of the generated configuration', () => {
     expect(design.roles).toEqual({ track: ['LeftTrack', 'RightTrack'], head: ['PanJoint', 'TiltJoint'] });
     expect(design.freeRoot).toBe('Chassis');
     expect(Object.keys(design.sag)).toEqual(['PanJoint', 'TiltJoint']);
+    expect(driveTopics(controllers.find(isDiffDrive)!)).toEqual({ command: '/diff_drive_controller/cmd_vel', odometry: '/diff_drive_controller/odom' });
+  });
+
+  it('a steered base\'s drive: bicycle_steering_controller, on the reference and odometry topics ros2_controllers names', () => {
+    const ros = applyRosConventions(loadRobotModel(join(corpusDir, 'choreonoid/share/model/misc/FourWheelCar.body')));
+    const roles = inferRoles(ros.model);
+    const config = controlConfig(ros, { mode: 'position_pd', groups: planningGroups(ros, undefined, roles).groups, roles });
+    const text = (name: string): string => config.files.find((f) => f.name === name)!.text;
+    const drives = spawnedControllers(text('ros2_controllers.yaml'), text('spawners.yaml')).filter((c) => isDiffDrive(c) || isSteeringDrive(c));
+    expect(drives.map((c) => [c.name, isSteeringDrive(c)])).toEqual([['bicycle_steering_controller', true]]);
+    // The steering controllers library's topics (steering_controllers_library.cpp: "~/reference", "~/odometry").
+    expect(driveTopics(drives[0]!)).toEqual({ command: '/bicycle_steering_controller/reference', odometry: '/bicycle_steering_controller/odometry' });
   });
 });
 
