@@ -19,8 +19,11 @@ import type { Link, Pose, RobotModel, Vec3 } from '../src/model/types.js';
 import { computeCollisionMatrix, pairKey, seededRandom, selfCollisionChecker, type SelfCollisionChecker } from '../src/moveit/collision-matrix.js';
 import { inversePose } from '../src/moveit/scene-objects.js';
 import { chainPath, homePositions } from '../src/moveit/srdf.js';
+import { convexHull, insideMargin } from '../src/roles/support.js';
 import { subtreeLinks } from '../src/roles/wheels.js';
 import { type GoalJoint, randomGoal, trajectoryDuration } from './checks.js';
+
+export { convexHull, insideMargin };
 
 /** Draws tried before the sweep gives up and sends the last one (the result says so). */
 export const GOAL_DRAWS = 400;
@@ -238,37 +241,6 @@ function centreOfMass(model: RobotModel, poses: ReadonlyMap<string, Pose>, loose
   return m > 0 ? [c[0] / m, c[1] / m, c[2] / m] : [NaN, NaN, NaN];
 }
 
-/** Convex hull (counter-clockwise) of points in the plane. */
-export function convexHull(points: readonly [number, number][]): [number, number][] {
-  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  if (p.length < 3) return p;
-  const cross = (o: [number, number], a: [number, number], b: [number, number]) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  const lower: [number, number][] = [];
-  for (const x of p) {
-    while (lower.length >= 2 && cross(lower.at(-2)!, lower.at(-1)!, x) <= 0) lower.pop();
-    lower.push(x);
-  }
-  const upper: [number, number][] = [];
-  for (const x of [...p].reverse()) {
-    while (upper.length >= 2 && cross(upper.at(-2)!, upper.at(-1)!, x) <= 0) upper.pop();
-    upper.push(x);
-  }
-  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
-}
-
-/** Signed distance of a point inside a counter-clockwise convex polygon to its nearest edge (negative outside). */
-export function insideMargin(hull: readonly [number, number][], x: number, y: number): number {
-  if (hull.length < 3) return -Infinity;
-  let margin = Infinity;
-  for (let i = 0; i < hull.length; i++) {
-    const [ax, ay] = hull[i]!;
-    const [bx, by] = hull[(i + 1) % hull.length]!;
-    const len = Math.hypot(bx - ax, by - ay);
-    if (len === 0) continue;
-    margin = Math.min(margin, ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) / len);
-  }
-  return margin;
-}
 
 /** The support polygon: the floor-level points of the links the body stands on. */
 function supportPolygon(setup: GoalSetup, poses: ReadonlyMap<string, Pose>, onFloor: ReadonlySet<string>): [number, number][] {

@@ -4,16 +4,18 @@
 import { isMovingJoint } from '../kinematics/frames.js';
 import { formatDiagnostic } from '../model/errors.js';
 import type { RosModel } from '../model/ros-conventions.js';
-import type { Diagnostic, Joint, RobotModel } from '../model/types.js';
+import type { Diagnostic, Joint, Mat3, RobotModel } from '../model/types.js';
 import type { PlanningGroup } from '../moveit/groups.js';
 import { groupControllers } from '../moveit/limits.js';
 import { urdfRobotName } from '../urdf/index.js';
 import { Document } from 'yaml';
 import { BICYCLE_STEERING_CONTROLLER, type ControlDistro, ControlConfigError, type ControllersFile, DIFF_DRIVE_CONTROLLER, GROUND_FRICTION, controllersFile, driveAcceleration, jointTolerances, qualifiedName } from './controllers.js';
 import { groundContact, standingContact } from '../roles/ground.js';
+import { type RestingAttitude, restingAttitude } from '../roles/resting.js';
+import { mulMat, mulVec } from '../model/math.js';
 import { GAINS_NODE, gainsYaml } from './gains-file.js';
 import { type GainDesign, type GainOptions, STABILITY_BOUND, STABILITY_TARGET, type UserGains, designGains } from './gains.js';
-import { carriedLoads, DEFAULT_LOAD_SAMPLES, type LoadOptions, jointLoads, scrubLoads } from './joint-loads.js';
+import { carriedLoads, DEFAULT_LOAD_SAMPLES, type LoadOptions, type Loads, jointLoads, scrubLoads } from './joint-loads.js';
 import { type ControlMode, type JointMode, type ModeChoice, chooseModes, hasItemGains } from './modes.js';
 import { ros2ControlBlock, ros2ControlElement } from './ros2-control-block.js';
 import { type RoleAnalysis, ROLE_MEANING, hasRole, inferRoles } from '../roles/roles.js';
@@ -124,7 +126,11 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
   const namespace = options.namespace ?? '';
   const distro = options.distro ?? 'humble';
   const modeOf = new Map(block.modes.joints.map((m) => [m.joint, m.mode]));
-  const loads = jointLoads(model, options);
+  // A free body that does not stand as modelled rests tipped over (src/roles/resting.ts): gravity then turns its
+  // joints about other axes than at the model's attitude, so the design holds the larger load of the two.
+  const resting = restingAttitude(model);
+  const tipped = resting !== null && resting.angle > RESTING_ANGLE ? resting : null;
+  const loads = tipped ? heavierGravity(jointLoads(model, options), jointLoads(atAttitude(model, tipped.rotation), options)) : jointLoads(model, options);
   const drive = block.drive.drive;
   // A drive wheel also turns its share of the body through the ground: half the mass at the tyre's radius.
   const extra = new Map<string, number>();
@@ -169,7 +175,7 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
     { name: GAINS_FILE, text: gainsYaml(gains, namespace, gainsHeader) },
     { name: CONTROLLERS_FILE, text: controllers.text },
     { name: SPAWNERS_FILE, text: spawnersYaml(controllers, namespace, block.modes) },
-    { name: 'README.md', text: readme(ros, block, gains, controllers, options, namespace, distro, warnings) },
+    { name: 'README.md', text: readme(ros, block, gains, controllers, options, namespace, distro, warnings, tipped) },
   ];
   return { robot, block, gains, controllers, files, warnings };
 }
@@ -185,6 +191,7 @@ function readme(
   namespace: string,
   distro: ControlDistro,
   warnings: Diagnostic[],
+  tipped: RestingAttitude | null,
 ): string {
   const { model } = ros;
   const o = gains.options;
@@ -225,6 +232,9 @@ function readme(
     "I is the heaviest inertia the joint turns (its subtree's and its rotor's, rotor inertia × gear ratio²), G the largest gravity load;",
     "for a leg or a flipper, which stands on the ground, G is the body it carries through it where that is larger: the weight on the joint's far side where it is at the pose the body stands in, or over the farthest point below the joint the body stands on (P: sag from the body);",
     `for a steering joint, the tyre's friction turning on the floor where that is larger: friction ${GROUND_FRICTION} × the body's weight × the farthest contact point from the steering axis (P: sag from the tyre).`,
+    ...(tipped
+      ? [`The body does not stand as modelled: its centre of mass lies outside what it stands on, and it rests tipped ${fmt((tipped.angle * 180) / Math.PI, 3)}° (${tipped.steps.length} step${tipped.steps.length === 1 ? '' : 's'} over the edges of its support${tipped.rests ? '' : ', and then rolls on'}); G is the larger of the gravity loads at the model's attitude and at that one.`]
+      : []),
     `Then the damping is lowered where the discrete loop at the ${o.timeStep} s step needs it: over every configuration T²·λmax(M⁻¹K) + 2T·λmax(M⁻¹D) ≤ ${STABILITY_TARGET} (unstable from ${STABILITY_BOUND}).`,
     `Worst margin: ${fmt(gains.margin, 3)} (stiffness ${fmt(gains.stiffnessTerm, 3)}, damping 2 × ${fmt(gains.dampingTerm, 3)}).`,
     '',
@@ -296,4 +306,20 @@ function readme(
   ];
   if (gains.joints.some((g) => hasItemGains(g.mode)) === false && gains.joints.length > 0) lines.push('No joint has a PD loop inside Choreonoid: the gains file is empty.', '');
   return lines.join('\n');
+}
+
+/** rad: a body tipped less than this from its model's attitude at rest is designed at the model's attitude alone. */
+export const RESTING_ANGLE = (0.5 * Math.PI) / 180;
+
+/** The model with its root turned by `rotation` (world): the attitude a tipped body rests in. */
+function atAttitude(model: RobotModel, rotation: Mat3): RobotModel {
+  const [root, ...rest] = model.links;
+  if (!root) return model;
+  return { ...model, links: [{ ...root, offset: { translation: mulVec(rotation, root.offset.translation), rotation: mulMat(rotation, root.offset.rotation) } }, ...rest] };
+}
+
+/** The first loads with each joint's gravity load the larger of the two (the configurations and inertias are the same). */
+function heavierGravity(a: Loads, b: Loads): Loads {
+  const other = new Map(b.joints.map((j) => [j.joint, j.gravity]));
+  return { ...a, joints: a.joints.map((j) => ({ ...j, gravity: Math.max(j.gravity, other.get(j.joint) ?? 0) })) };
 }
