@@ -5,6 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { type GainOptions, STABILITY_TARGET, designGains } from '../src/control/gains.js';
 import { carriedLoads, GRAVITY, jointLoads, jointSpaceDynamics, loadConfigurations, scrubLoads } from '../src/control/joint-loads.js';
+import { loopLoads } from '../src/control/loop-loads.js';
+import { controlConfig } from '../src/control/config.js';
+import { loadRobotModel } from '../src/load.js';
+import { applyRosConventions } from '../src/model/ros-conventions.js';
+import { planningGroups } from '../src/moveit/config.js';
+import { join } from 'node:path';
+import { projectRoot } from './support/oracle.js';
 import type { ControlMode, JointMode } from '../src/control/modes.js';
 import type { Link, Mat3, RobotModel } from '../src/model/types.js';
 import { affine, joint, link, pose, shape } from './support/urdf-models.js';
@@ -337,5 +344,28 @@ describe('a limb standing on the ground: the body it carries', () => {
     expect(s.p).toBeCloseTo(s.held / 0.001, 6);
     expect(s.sag).toBeCloseTo(0.001, 12);
     expect(s.pFrom).toBe('sag');
+  });
+});
+
+describe('a joint that drives a closed loop holds what hangs on its far side (loop-loads.ts)', () => {
+  // test/models/control/lever-loop.body: by hand, the rod holds g·(2·0.5/0.1 + 1.001) N at every stroke.
+  const file = join(projectRoot, 'test/models/control/lever-loop.body');
+  const ros = applyRosConventions(loadRobotModel(file));
+  const byHand = GRAVITY * (2 * (0.5 / 0.1) + 1.001);
+
+  it('by virtual work over the configurations, the followers solved to keep the loop closed', () => {
+    const loads = loopLoads(ros.model, ['ROD'], new Set(['LEVER', 'SLIDER']), loadConfigurations(ros.model, { samples: 20 }));
+    expect(loads.get('ROD')).toBeCloseTo(byHand, 4);
+    // Without followers to solve there is no loop to close: nothing.
+    expect(loopLoads(ros.model, ['ROD'], new Set(), loadConfigurations(ros.model, { samples: 2 })).size).toBe(0);
+  });
+
+  it('the gains hold it within the sag, where the tree alone saw the rod and the slider only, and the README says so', () => {
+    const config = controlConfig(ros, { mode: 'position_pd', groups: planningGroups(ros).groups, samples: 20 });
+    const rod = config.gains.joints.find((g) => g.joint === 'ROD')!;
+    expect(rod.load.gravity).toBeCloseTo(byHand, 4);
+    expect(jointLoads(ros.model, { samples: 20 }).joints.find((j) => j.joint === 'ROD')!.gravity).toBeCloseTo(GRAVITY * 1.001, 6);
+    expect(rod.p / (byHand / 0.001)).toBeCloseTo(1, 6);
+    expect(config.files.find((f) => f.name === 'README.md')!.text).toMatch(/ROD drives a closed loop: G includes what hangs on the loop's far side, 107\.9 N at most/);
   });
 });

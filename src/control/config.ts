@@ -15,7 +15,8 @@ import { type RestingAttitude, restingAttitude } from '../roles/resting.js';
 import { mulMat, mulVec } from '../model/math.js';
 import { GAINS_NODE, gainsYaml } from './gains-file.js';
 import { type GainDesign, type GainOptions, STABILITY_BOUND, STABILITY_TARGET, type UserGains, designGains } from './gains.js';
-import { carriedLoads, DEFAULT_LOAD_SAMPLES, type LoadOptions, type Loads, jointLoads, scrubLoads } from './joint-loads.js';
+import { carriedLoads, DEFAULT_LOAD_SAMPLES, type LoadOptions, type Loads, jointLoads, loadConfigurations, scrubLoads } from './joint-loads.js';
+import { loopLoads } from './loop-loads.js';
 import { type ControlMode, type JointMode, type ModeChoice, chooseModes, hasItemGains } from './modes.js';
 import { ros2ControlBlock, ros2ControlElement } from './ros2-control-block.js';
 import { type RoleAnalysis, ROLE_MEANING, hasRole, inferRoles } from '../roles/roles.js';
@@ -130,7 +131,12 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
   // joints about other axes than at the model's attitude, so the design holds the larger load of the two.
   const resting = restingAttitude(model);
   const tipped = resting !== null && resting.angle > RESTING_ANGLE ? resting : null;
-  const loads = tipped ? heavierGravity(jointLoads(model, options), jointLoads(atAttitude(model, tipped.rotation), options)) : jointLoads(model, options);
+  const treeLoads = tipped ? heavierGravity(jointLoads(model, options), jointLoads(atAttitude(model, tipped.rotation), options)) : jointLoads(model, options);
+  // A joint that drives a closed loop also holds what hangs on the loop's far side, which the tree does not see
+  // (src/control/loop-loads.ts).
+  const followers = new Set(block.roles.joints.filter((r) => r.role === 'passive').map((r) => r.joint));
+  const loopDrivers = loopLoads(model, block.roles.joints.filter((r) => r.actuated).map((r) => r.joint), followers, loadConfigurations(model, options));
+  const loads = withLoopLoads(treeLoads, loopDrivers);
   const drive = block.drive.drive;
   // A drive wheel also turns its share of the body through the ground: half the mass at the tyre's radius.
   const extra = new Map<string, number>();
@@ -175,7 +181,7 @@ export function controlConfig(ros: RosModel, options: ControlOptions): ControlCo
     { name: GAINS_FILE, text: gainsYaml(gains, namespace, gainsHeader) },
     { name: CONTROLLERS_FILE, text: controllers.text },
     { name: SPAWNERS_FILE, text: spawnersYaml(controllers, namespace, block.modes) },
-    { name: 'README.md', text: readme(ros, block, gains, controllers, options, namespace, distro, warnings, tipped) },
+    { name: 'README.md', text: readme(ros, block, gains, controllers, options, namespace, distro, warnings, tipped, loopDrivers) },
   ];
   return { robot, block, gains, controllers, files, warnings };
 }
@@ -192,6 +198,7 @@ function readme(
   distro: ControlDistro,
   warnings: Diagnostic[],
   tipped: RestingAttitude | null,
+  loopDrivers: ReadonlyMap<string, number>,
 ): string {
   const { model } = ros;
   const o = gains.options;
@@ -232,6 +239,7 @@ function readme(
     "I is the heaviest inertia the joint turns (its subtree's and its rotor's, rotor inertia × gear ratio²), G the largest gravity load;",
     "for a leg or a flipper, which stands on the ground, G is the body it carries through it where that is larger: the weight on the joint's far side where it is at the pose the body stands in, or over the farthest point below the joint the body stands on (P: sag from the body);",
     `for a steering joint, the tyre's friction turning on the floor where that is larger: friction ${GROUND_FRICTION} × the body's weight × the farthest contact point from the steering axis (P: sag from the tyre).`,
+    ...[...loopDrivers].map(([j, g]) => `${j} drives a closed loop: G includes what hangs on the loop's far side, ${fmt(g, 4)} ${joints.find((x) => x.name === j)?.type === 'prismatic' ? 'N' : 'N·m'} at most (the potential's derivative along ${j}, the loop's followers solved to keep it closed).`),
     ...(tipped
       ? [`The body does not stand as modelled: its centre of mass lies outside what it stands on, and it rests tipped ${fmt((tipped.angle * 180) / Math.PI, 3)}° (${tipped.steps.length} step${tipped.steps.length === 1 ? '' : 's'} over the edges of its support${tipped.rests ? '' : ', and then rolls on'}); G is the larger of the gravity loads at the model's attitude and at that one.`]
       : []),
@@ -316,6 +324,12 @@ function atAttitude(model: RobotModel, rotation: Mat3): RobotModel {
   const [root, ...rest] = model.links;
   if (!root) return model;
   return { ...model, links: [{ ...root, offset: { translation: mulVec(rotation, root.offset.translation), rotation: mulMat(rotation, root.offset.rotation) } }, ...rest] };
+}
+
+/** The loads with each loop driver's gravity load the larger of the tree's and the loop's. */
+function withLoopLoads(loads: Loads, loop: ReadonlyMap<string, number>): Loads {
+  if (loop.size === 0) return loads;
+  return { ...loads, joints: loads.joints.map((j) => (loop.has(j.joint) ? { ...j, gravity: Math.max(j.gravity, loop.get(j.joint)!) } : j)) };
 }
 
 /** The first loads with each joint's gravity load the larger of the two (the configurations and inertias are the same). */
