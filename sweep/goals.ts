@@ -177,6 +177,8 @@ export interface GoalPlan {
   squat: Vec3 | null;
   /** Why the draws were rejected, counted. */
   rejected: Record<string, number>;
+  /** Planning passed its deadline before a draw was clear: the last draw made is sent. */
+  timedOut?: boolean;
 }
 
 // ---- poses ----
@@ -353,8 +355,12 @@ function descend(model: RobotModel, q: Map<string, number>, vars: readonly Link[
 
 const smooth = (s: number): number => (s >= 1 ? 1 : s <= 0 ? 0 : s * s * (3 - 2 * s));
 
-/** Goals for every controller at once, and the time each takes; `root`: the root's world pose now (Choreonoid's). */
-export function planGoals(setup: GoalSetup, controllers: readonly GoalController[], start: Readonly<Record<string, number>>, root: Pose, seed: number): GoalPlan {
+/**
+ * Goals for every controller at once, and the time each takes; `root`: the root's world pose now (Choreonoid's).
+ * `deadline` (performance.now() ms): planning holds the event loop (the simulation's clock is read after it), so past
+ * it no more draws are made and the last one is sent, said so (`timedOut`).
+ */
+export function planGoals(setup: GoalSetup, controllers: readonly GoalController[], start: Readonly<Record<string, number>>, root: Pose, seed: number, deadline = Infinity): GoalPlan {
   const { model } = setup;
   const q0 = new Map(Object.entries(start));
   const poses0 = worldPoses(model, q0, root);
@@ -389,7 +395,12 @@ export function planGoals(setup: GoalSetup, controllers: readonly GoalController
   const fractions = [1, ...EARLY_CHECKS, ...Array.from({ length: PATH_CHECKS - 1 }, (_, k) => (k + 1) / PATH_CHECKS)];
 
   let last: { goals: Record<string, number>[]; durations: number[]; squat: Vec3 | null } | null = null;
+  let timedOut = false;
   for (let draw = 0; draw < GOAL_DRAWS; draw++) {
+    if (draw > 0 && performance.now() > deadline) {
+      timedOut = true;
+      break;
+    }
     const goals = drawGoals(draw);
     let squat: Vec3 | null = null;
     if (feet.length > 0) {
@@ -422,8 +433,8 @@ export function planGoals(setup: GoalSetup, controllers: readonly GoalController
 
   // No draw sent at once was clear: the joints one at a time, by way of their stops where that clears them (a door's
   // knob turned to unlatch before the door opens, a reel turned once the door is open). Not for a squat: its legs must move together.
-  if (feet.length === 0) {
-    for (let draw = 0; draw < STAGED_DRAWS; draw++) {
+  if (feet.length === 0 && !timedOut) {
+    for (let draw = 0; draw < STAGED_DRAWS && performance.now() <= deadline; draw++) {
       const goals = drawGoals(draw);
       if (outsideLimits(goals) !== null) continue;
       const moves = jointMoves(goals);
@@ -432,7 +443,8 @@ export function planGoals(setup: GoalSetup, controllers: readonly GoalController
       return { goals, durations, points, moves, draws: GOAL_DRAWS + draw + 1, found: true, squat: null, rejected };
     }
   }
-  return { ...last!, points: goalPoints(last!.goals, last!.durations), moves: null, draws: GOAL_DRAWS, found: false, rejected };
+  const made = Object.values(rejected).reduce((a, b) => a + b, 0);
+  return { ...last!, points: goalPoints(last!.goals, last!.durations), moves: null, draws: made, found: false, rejected, timedOut: performance.now() > deadline };
 
   // Draw 0 is randomGoal's, as the sweep drew before; later draws their own seeds.
   function drawGoals(draw: number): Record<string, number>[] {

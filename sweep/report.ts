@@ -38,6 +38,8 @@ export interface GoalDraws {
   rejected: Record<string, number>;
   /** Where no draw sent at once was clear: the joints moved one at a time, in this order (`stop`: to near a stop, on the way). */
   moves?: { joint: string; stop: boolean }[] | null;
+  /** s: planning stopped at this wall-time bound before a draw was clear. */
+  timedOut?: number;
 }
 
 export interface DriveResult extends Verdict {
@@ -109,7 +111,7 @@ export const rolesCell = (roles: Record<string, string[]>): string =>
 export function goalsNote(g: GoalDraws | undefined): string | null {
   if (!g) return null;
   const squat = g.squat && Math.hypot(...g.squat) > 0 ? `a squat ${(-g.squat[2] * 1000).toFixed(0)} mm down${Math.hypot(g.squat[0], g.squat[1]) > 5e-4 ? `, ${(Math.hypot(g.squat[0], g.squat[1]) * 1000).toFixed(0)} mm aside` : ''}` : g.squat ? 'the legs held where they stand' : null;
-  const draws = g.found ? (g.draws > 1 ? `draw ${g.draws}` : null) : `no clear draw in ${g.draws}: the last sent`;
+  const draws = g.found ? (g.draws > 1 ? `draw ${g.draws}` : null) : `no clear draw in ${g.draws}${g.timedOut ? ` (planning stopped at ${g.timedOut} s)` : ''}: the last sent`;
   const moves = g.moves ? `one joint at a time: ${g.moves.map((m) => (m.stop ? `${m.joint} to its stop` : m.joint)).join(', ')}` : null;
   const parts = [squat, draws, moves].filter((x) => x !== null);
   return parts.length > 0 ? `goals: ${parts.join('; ')}` : null;

@@ -149,6 +149,9 @@ async function leaveNothing(pgid: number): Promise<void> {
   await waitFor(`process group ${pgid} killed`, 10_000, () => groupMembers(pgid).length === 0);
 }
 
+/** s of wall time the goals' planning may take (it holds the event loop): a fallen humanoid's squats took minutes on a loaded machine. */
+const PLAN_SECONDS = 60;
+
 // The drive controllers' odometry, as the generated ros2_controllers.yaml names them (src/control/controllers.ts).
 const DIFF_DRIVE_ODOMETRY = `/${DIFF_DRIVE_CONTROLLER}/odom`;
 const STEERING_ODOMETRY = `/${BICYCLE_STEERING_CONTROLLER}/odometry`;
@@ -308,6 +311,7 @@ async function moveToGoals(
     now,
     poseFromMatrix16(root),
     seed,
+    performance.now() + PLAN_SECONDS * 1000,
   );
   // Planning held the event loop (up to seconds for a standing humanoid): graph.clock() is as old as the plan until
   // the /clock messages waiting in the executor are taken, and a trajectory stamped from it would start, or end, in
@@ -345,7 +349,7 @@ async function moveToGoals(
   await simulate(graph, run, Math.max(...sent.map((s) => s.at)) - graph.clock() + 0.2);
   sent.forEach((s) => node.destroyPublisher(s.publisher));
   const samples = run.probe().samples;
-  const draws: GoalDraws = { draws: plan.draws, found: plan.found, squat: plan.squat, rejected: plan.rejected, moves: plan.moves?.map((m) => ({ joint: m.joint, stop: m.stop })) ?? null };
+  const draws: GoalDraws = { draws: plan.draws, found: plan.found, squat: plan.squat, rejected: plan.rejected, moves: plan.moves?.map((m) => ({ joint: m.joint, stop: m.stop })) ?? null, ...(plan.timedOut ? { timedOut: PLAN_SECONDS } : {}) };
   const results = sent.map((s): TrajectoryResult => {
     const probe = sampleAfter(samples, s.at);
     const state = graph.jointStates.find((m) => m.stamp >= s.at);

@@ -135,6 +135,7 @@ describe('the table says how the goals were drawn', () => {
       g: { draws: 401, found: true, squat: null, rejected: {}, moves: [{ joint: 'KNOB', stop: true }, { joint: 'DOOR', stop: false }, { joint: 'KNOB', stop: false }] },
       note: 'goals: draw 401; one joint at a time: KNOB to its stop, DOOR, KNOB',
     },
+    { g: { draws: 37, found: false, squat: null, rejected: {}, timedOut: 60 }, note: 'goals: no clear draw in 37 (planning stopped at 60 s): the last sent' },
   ])('$note', ({ g, note }) => {
     expect(goalsNote(g)).toBe(note);
   });
@@ -249,4 +250,14 @@ describe('a body a fixed root carries on a free joint squats as a free body does
       expect(Math.hypot(...a.map((x, i) => x - b[i]!))).toBeLessThan(1e-4);
     }
   });
+});
+
+it('planning stops at its deadline, saying so, with the last draw made', () => {
+  const controllers: GoalController[] = [{ name: 'DOOR_controller', joints: goalJoints(latch, ['DOOR', 'KNOB']) }];
+  // Every draw of the latch is rejected: past the deadline after the first, no more are made.
+  const plan = planGoals(goalSetup(latch, new Set()), controllers, initial(latch), rootPose(latch), 1, performance.now());
+  expect(plan.found).toBe(false);
+  expect(plan.timedOut).toBe(true);
+  expect(plan.draws).toBe(1);
+  expect(plan.moves).toBeNull();
 });
