@@ -18,15 +18,11 @@ const HOSE_NOZZLE =
 const CABINET_SELF_COLLISION =
   'Its hose connector and nozzle hang from the fixed cabinet by free joints (sub-bodies), so the generated project turns ' +
   "self-collision on (src/project/simulation-project.ts), as WRS2018's own Firecabinet-*.cnoid do, and Choreonoid then " +
-  "checks the pairs the model's own collisionDetection rules leave (excludeLinkGroups: the door, the reel and the knob " +
-  'each with the frame, the knob with the door). Two of those pairs make its door a latched one: KNOB, on the door, ' +
-  'stands against LOCK, and HOSE_REEL turns into the closed door. Sent at once, the knob and the door do not move: the ' +
-  "knob catches on the lock within 2 mrad of the door's opening, and the reel stops against the door at 0.096 rad " +
-  "(body_bridge's collision geometry at Choreonoid's link poses, build/sweep/logs/…FireCabinetReady.body.probe.jsonl). " +
-  "The sweep's goal draws see it: none of 400 is clear of the lock or the door (sweep/goals.ts, its table cell), " +
-  'since the knob must turn before the door opens — an order one goal per controller, sent at once, cannot give; ' +
-  'the last draw is sent. Before self-collision (the rows of about 11:10 UTC, 28 Nov 2026), and FireCabinet.body ' +
-  'without its hose parts now, they reach their goals through the lock.';
+  "checks the pairs the model's own collisionDetection rules leave. Two of those make its door a latched one: KNOB, on " +
+  'the door, stands against LOCK until it has turned past 71° (1.24 rad) of its 90°, and HOSE_REEL turns into the closed ' +
+  "door. No goal sent at once is clear of them (400 draws), so the sweep's goals move one joint at a time, the knob " +
+  'by way of its stop before the door opens and the reel after it (the trajectories cell; from 30 Nov 2026, 09:00 UTC ' +
+  'on), and every controller reaches its goal. What fails is the explosion watch.';
 
 /** WRS2018's rescue dummies. */
 const VICTIM =
@@ -35,9 +31,11 @@ const VICTIM =
   'pose), so it falls forward in the first 0.6 s of simulation, before anything is commanded (its root turned 46° and ' +
   'dropped from 0.75 to 0.31 m, build/sweep/logs/…Victim.body.probe.jsonl), and lies on its knees, hands and face. Its ' +
   "joints' jointLock keys (a compliant lock within ±20 N·m) are AGX Dynamics' (AGXBody.cpp reads them), which this " +
-  "build lacks: the AIST simulator ignores them, and body_bridge gives it a humanoid's controllers. Lying on them, its " +
-  "wrists and neck bear the body (Measured), where their gains were designed for their own weight in the air (none " +
-  'for the wrists about their axes).';
+  "build lacks: the AIST simulator ignores them, and body_bridge gives it a humanoid's controllers. body_bridge's " +
+  'resting attitude (src/roles/resting.ts: tipped 44.6° over the front of its feet onto its knees, the joints held) ' +
+  'has its gains designed tipped so too (from 30 Nov 2026, 09:00 UTC on), but it goes on over, onto its hands and face ' +
+  '(its root turned 56° and 0.50 m down by the goals in the run of 09:55 UTC): lying on them, its neck and wrists bear ' +
+  'the body (NECK_P 34.9 N·m at rest, Measured), which no attitude of a rigid body standing on its feet gives.';
 
 export const REASONS: Reason[] = [
   {
@@ -61,17 +59,14 @@ export const REASONS: Reason[] = [
       'PxContinuousTrack of the PhysX plugin) without isOptional: an unknown node type is a load error (its message).',
   },
   {
-    models: /DoubleArmV7\/DoubleArmV7(S|-Upper)\.body$/,
+    models: /DoubleArmV7\/DoubleArmV7-Upper\.body$/,
     reason:
-      'Its TOHKU arm and hand reach their goals since the goals keep clear of the floor (sweep/goals.ts; the first ' +
-      'random draw put the gripper finger TOHKU_TIP_01 on the floor, z = 0.000 m, in its rows before 30 Nov 2026, 05:00 ' +
-      'UTC). What fails is PUSHROD, which pushes the hand\'s closed linkage (extra joints), a loop body_bridge\'s gain ' +
-      'design does not see (it takes the tree): at rest it bore 1.2–1.9× the 16.7 N its gains hold within the sag, and ' +
-      'at its goal it stood 3.4 mm (S) and 42 mm (-Upper) off pushing under 0.5 N, the loop holding it rather than its ' +
-      'gains; the loop\'s forces are ' +
-      'not measured apart, and this is not explained further. The -Upper variant is the upper body without its tracks: ' +
-      'on the floor it tips over on its frame (its root 0.17 m lower by the goals), and a passive joint of its hand ' +
-      '(HANDLNK_I) spins past 10 rad/s as it does.'
+      'It is the upper body DoubleArmV7S and DoubleArmV7A mount on their tracks (their SubBody), not a robot that stands ' +
+      'alone: without the tracks its lowest point (TFRAME) is 0.1645 m above the floor at its model pose, so it starts in ' +
+      'the air and drops onto its frame (its root 0.168 m lower by the goals, Measured). In that fall a passive joint of ' +
+      "its hand's linkage (MANIFNG_L) spins past its 10 rad/s, and PUSHROD, which drives that linkage, ended 41 mm from " +
+      "its goal; the same arm on its tracks (DoubleArmV7S.body) passes every check since PUSHROD's gains carry the " +
+      "linkage's load (docs/control.md, \"A joint that drives a closed loop\", 30 Nov 2026).",
   },
   {
     models: /AizuWheel\/AizuWheel\.body$/,
@@ -117,16 +112,6 @@ export const REASONS: Reason[] = [
       'the whole way to the goal.',
   },
   {
-    models: /SR1\/SR1-floor-box\.body$/,
-    reason:
-      'Its robot hangs from the fixed Floor root by a free joint (WAIST), a body of its own in the simulation, and stands on ' +
-      "the Floor link: the generated project turns self-collision on for it (without, it fell through it: WAIST 180 m down " +
-      'at 6 s in the run of 13:15 UTC, 28 Nov 2026, which the explosion watch did not then follow). Its legs read as arms ' +
-      "(the fixed Floor is its root, so body_bridge sees no free body standing on them), and their gains hold their own " +
-      "weight in the air, not the robot standing on them: body_bridge's, as the standing SR1s were before their legs " +
-      'carried the body (docs/control.md, "A limb that stands on the ground").',
-  },
-  {
     models: /misc\/CustomizedSpringModel\.body$/,
     reason:
       'Choreonoid loads its SpringModelCustomizer for bodies named CustomizedSpringModel (its log: "Body customizer … ' +
@@ -161,17 +146,6 @@ export const REASONS: Reason[] = [
       "high-gain velocity mode instead (`mode:=position`, one run on 30 Nov 2026) they turn the full 2.0 rad, and the base " +
       "still drives 0.561 m, the shoes sliding under them. `body-bridge info` and `body-bridge control` (so " +
       "simulation.launch.py) warn of it, once per ContinuousTrack.",
-  },
-  {
-    models: /WRS2018\/model\/Spreader\.body$/,
-    reason:
-      'It does not stand as modelled: its centre of mass (BASE 4 kg at x = −0.10 m, each wedge 1 kg at x ≈ 0.25 m: together ' +
-      'x = 0.015 m) lies 0.22 m ahead of the front edge of its stand (the box under BASE, x −0.32 to −0.21 m), so, lifted ' +
-      '0.154 m onto the floor, it tips forward onto its front and rests turned 17° (its root, Measured). The wedges turn about ' +
-      "axes vertical in the model's attitude, where body_bridge designed their gains (no gravity load: P from the bandwidth " +
-      'alone, 0.1 mrad allowed); tilted 17°, gravity turns each with m·g·sin 17°·0.024 m = 0.069 N·m (its centre of mass ' +
-      '0.024 m off the axis), and FLANGE_WEDGE_L bore 0.069 N·m (R 0.10). The fact is the model\'s; the weakness is that ' +
-      "body_bridge designs a free body's gains at its model attitude (docs/control.md, \"Gains from the model\").",
   },
   {
     models: /RH2\/RH2_withoutArm_withoutSensor\.wrl$/,
