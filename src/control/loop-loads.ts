@@ -8,6 +8,7 @@
 import { linkWorldPoses } from '../kinematics/forward.js';
 import { add, mulVec, sub, transpose } from '../model/math.js';
 import type { ExtraJoint, Link, RobotModel, Vec3 } from '../model/types.js';
+import { loopLinks } from '../roles/roles.js';
 import { GRAVITY } from './joint-loads.js';
 
 /** m: a loop counts as closed when every extra joint's two points lie this close. */
@@ -35,11 +36,11 @@ export function loopLoads(model: RobotModel, drivers: readonly string[], passive
   if (loops.length === 0 || drivers.length === 0 || configurations.length === 0) return out;
   const byName = new Map(model.links.map((l) => [l.name, l]));
   const inLoop = new Set<string>();
-  const loopLinks = new Set<string>();
+  const inLoops = new Set<string>();
   for (const x of loops) {
-    for (const l of loopPath(byName, x.link1, x.link2)) {
+    for (const l of loopLinks(model, x.link1, x.link2)) {
       inLoop.add(l.joint.name);
-      loopLinks.add(l.name);
+      inLoops.add(l.name);
     }
   }
   const unknowns = [...passive].filter((j) => inLoop.has(j));
@@ -52,8 +53,8 @@ export function loopLoads(model: RobotModel, drivers: readonly string[], passive
     for (let l = byName.get(name); l; l = l.parent === null ? undefined : byName.get(l.parent)) path.push(l.name);
     return path;
   };
-  const common = [...loopLinks].map(ancestors).reduce((a, b) => a.filter((n) => b.includes(n)));
-  const base = common.find((n) => !loopLinks.has(n));
+  const common = [...inLoops].map(ancestors).reduce((a, b) => a.filter((n) => b.includes(n)));
+  const base = common.find((n) => !inLoops.has(n));
   if (base === undefined) return out;
   // Forward kinematics of the base's chain and what it carries, nothing else.
   const carried = new Set<string>([base]);
@@ -109,21 +110,6 @@ export function loopLoads(model: RobotModel, drivers: readonly string[], passive
 }
 
 const norm = (v: readonly number[]): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
-
-/** The links between two links through their common ancestor (each with the joint that moves it). */
-function loopPath(byName: ReadonlyMap<string, Link>, a: string, b: string): Link[] {
-  const up = (name: string): Link[] => {
-    const path: Link[] = [];
-    for (let l = byName.get(name); l; l = l.parent === null ? undefined : byName.get(l.parent)) path.push(l);
-    return path;
-  };
-  const pa = up(a);
-  const pb = up(b);
-  const inB = new Set(pb.map((l) => l.name));
-  const common = pa.find((l) => inB.has(l.name));
-  const until = (path: Link[]): Link[] => path.slice(0, common ? path.findIndex((l) => l.name === common.name) : path.length);
-  return [...until(pa), ...until(pb)];
-}
 
 /** Each extra joint's two points apart (world, the root where the model puts it): 3 values per joint. */
 function residual(model: RobotModel, loops: readonly ExtraJoint[], q: ReadonlyMap<string, number>): number[] {

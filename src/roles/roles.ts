@@ -96,7 +96,7 @@ const TRAIL = { absolute: 0.002, relative: 0.05 };
 export const HEAD_JOINTS = 3;
 
 /** The links of the loop an extra joint closes: both links' paths up to their common ancestor. */
-function loopLinks(model: RobotModel, a: string, b: string): Link[] {
+export function loopLinks(model: RobotModel, a: string, b: string): Link[] {
   const byName = new Map(model.links.map((l) => [l.name, l]));
   const up = (name: string): Link[] => {
     const out: Link[] = [];
