@@ -107,6 +107,11 @@ describe('floorLift: a free body out of the floor', () => {
     ['choreonoid/share/model/misc/HandyRockDrill.body', 0.7 + FLOOR_CLEARANCE],
     // HRP4C.body's soles stand 0.15 mm into the floor (WAIST at z = 0.784): left, within the clearance.
     ['choreonoid/share/model/HRP4C/HRP4C.body', 0],
+    // TankBody.body (the chassis Tank.body puts on its tracks): CHASSIS at z = 0.11, its 0.1 m-high box the lowest
+    // (its bevels, 0.03881 × 0.01 turned 15° at z ∓ 0.04, reach 0.0601): 0.06 m up, set down to 1 mm.
+    ['choreonoid/share/model/Tank/TankBody.body', -(0.11 - 0.1 / 2) + FLOOR_CLEARANCE],
+    // SR1.body's soles 5 mm up (WAIST 0.7135, as Choreonoid's own projects start it): left to drop, within FLOOR_DROP.
+    ['choreonoid/share/model/SR1/SR1.body', 0],
     // The cart's wheels (radius 0.08) stand on the floor with the root at z = 0.08: nothing to lift.
   ])('%s: %f m', (file, lift) => {
     expect(floorLift(loadRobotModel(model(file)))).toBeCloseTo(lift, 4);
@@ -157,6 +162,15 @@ describe('body-bridge control --project: the names and the placement, and the no
     expect(r.items.find((i) => i.class === 'BodyItem')!.data).toMatchObject({ fix_root: false, root_translation: [0, 0, 0.701], initial_root_translation: [0, 0, 0.701] });
     expect(r.err).toMatch(/the free body starts 0\.7010 m above its model pose \(root at z = 0\.7010 m\)/);
     expect(r.params).toEqual({ placement_frame: 'world', placement: [0, 0, 0.701, 0, 0, 0, 1], free_root_frame: '' });
+  });
+
+  it('TankBody: set down 0.059 m onto the floor, said so, and body_bridge places world → CHASSIS there', async () => {
+    const r = await run(model('choreonoid/share/model/Tank/TankBody.body'), 'tank');
+    const data = r.items.find((i) => i.class === 'BodyItem')!.data!;
+    (data.root_translation as number[]).forEach((v, i) => expect(v).toBeCloseTo([0, 0, 0.051][i]!, 6));
+    expect(r.err).toMatch(/the free body starts 0\.0590 m below its model pose \(root at z = 0\.0510 m\), so that its lowest collision geometry rests on the floor instead of dropping onto it/);
+    expect(r.params).toMatchObject({ placement_frame: 'world', free_root_frame: '' });
+    (r.params!.placement as number[]).forEach((v, i) => expect(v).toBeCloseTo([0, 0, 0.051, 0, 0, 0, 1][i]!, 6));
   });
 
   it('ContinuousTrackVehicle: lifted, and driven: world → odom where the lifted body starts (REP-105), its odometry from there', async () => {

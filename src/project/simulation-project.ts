@@ -254,16 +254,17 @@ export function deviceNamingScript(itemName: string, names: readonly DeviceName[
  * body_bridge's parameters for the body in the generated project, where the defaults would not match it (empty
  * when they do): the namespace choreonoid_ros publishes the devices in when the item is not named after the
  * model; the nameless devices' topics (device_input_topics, keyed by frame); and, for a free body the project
- * lifts onto the floor, not driven, `world` → root at the lifted pose in place of free_root_frame's model pose.
+ * places on the floor away from its model pose (lifted out of it, or set down on it), not driven, `world` → root at
+ * the placed pose in place of free_root_frame's model pose.
  * A driven base drives in the project's world (REP-105, generatedBodyParameters): world → odom where the project
- * starts it (`rootPose`, lifted or not), the project (`projectFile`) as MoveIt's scene.
+ * starts it (`rootPose`, placed or not), the project (`projectFile`) as MoveIt's scene.
  */
 export function generatedProjectParameters(o: {
   modelName: string;
   itemName: string;
   names: readonly DeviceName[];
   /** The free root's pose in the project, when it is not the model's; null otherwise. */
-  liftedRootPose: Pose | null;
+  placedRootPose: Pose | null;
   driven: boolean;
   /** Where the project starts the root, and the project's file: a driven base's world. */
   rootPose: Pose;
@@ -273,9 +274,9 @@ export function generatedProjectParameters(o: {
   const out: Record<string, string | string[] | number[]> = {};
   if (namespace !== `/${rosNodeName(o.modelName)}`) out.device_input_namespace = namespace;
   if (o.names.length > 0) out.device_input_topics = o.names.map((n) => `${n.name}=${namespace}/${n.name}`);
-  if (o.liftedRootPose && !o.driven) {
+  if (o.placedRootPose && !o.driven) {
     // placement_frame replaces free_root_frame (the node refuses both).
-    Object.assign(out, { placement_frame: WORLD_FRAME, placement: placementOfPose(o.liftedRootPose), free_root_frame: '' });
+    Object.assign(out, { placement_frame: WORLD_FRAME, placement: placementOfPose(o.placedRootPose), free_root_frame: '' });
   }
   if (o.driven) {
     // An empty list has no ROS parameter type (rcl refuses it): left out, the node's default is empty.
