@@ -13,12 +13,14 @@
 // clear keep them. Where no draw sent at once is clear (a latched door: its knob must turn before the door opens),
 // the joints move one at a time, by way of a stop where that clears the way, each move checked the same way.
 import { jointPose, linkWorldPoses } from '../src/kinematics/forward.js';
+import { CLOSURE_TOLERANCE, closeLoops, closingJoints, loopResidual, norm } from '../src/kinematics/loop-closure.js';
 import { inverseSpd } from '../src/control/linear-algebra.js';
 import { composePose, mulMat, mulVec, transpose } from '../src/model/math.js';
-import type { Link, Pose, RobotModel, Vec3 } from '../src/model/types.js';
+import type { ExtraJoint, Link, Pose, RobotModel, Vec3 } from '../src/model/types.js';
 import { computeCollisionMatrix, pairKey, seededRandom, selfCollisionChecker, type SelfCollisionChecker } from '../src/moveit/collision-matrix.js';
 import { inversePose } from '../src/moveit/scene-objects.js';
 import { chainPath, homePositions } from '../src/moveit/srdf.js';
+import { loopLinks } from '../src/roles/roles.js';
 import { convexHull, insideMargin } from '../src/roles/support.js';
 import { subtreeLinks } from '../src/roles/wheels.js';
 import { type GoalJoint, randomGoal, trajectoryDuration } from './checks.js';
@@ -65,9 +67,15 @@ export interface GoalSetup {
   enabled: [number, number][];
   /**
    * Links whose pose at a goal FK cannot tell: on or below a free joint under the root (bodies of their own in the
-   * simulation) or a passive joint (what a closed loop or contact makes of it), so not checked.
+   * simulation) or a passive joint that no closed loop sets (what contact makes of it), so not checked.
    */
   loose: ReadonlySet<string>;
+  /**
+   * A closed loop's passive joints (its followers), solved at every checked state so that its ball and hinge extra
+   * joints stay within `reach` (m, the least the model's own initial pose reaches): DoubleArmV7-Upper's fingers,
+   * which its PUSHROD swings down through the hand's linkage, are checked against the floor. Null without such a loop.
+   */
+  closure: { loops: ExtraJoint[]; followers: string[]; reach: number; joints: string[]; home: Map<string, number> } | null;
   /**
    * Per link with geometry FK places, the points of its collision geometry (link frame) that are extreme along 26
    * directions: the lowest point of the link in any attitude, to the tessellation's fineness, without every vertex
@@ -88,8 +96,10 @@ export function goalSetup(whole: RobotModel, legs: ReadonlySet<string>, passive:
   const checker = selfCollisionChecker(model);
   const matrix = computeCollisionMatrix(model, { home: new Map(homePositions(model)) }, checker);
   const enabledKeys = new Set(matrix.enabled.map(([a, b]) => pairKey(a, b)));
+  const closure = loopClosure(model, passive);
+  const followers = new Set(closure?.followers ?? []);
   const loose = new Set<string>();
-  for (const l of model.links) if (l.parent !== null && (l.joint.type === 'free' || passive.has(l.joint.name) || loose.has(l.parent))) loose.add(l.name);
+  for (const l of model.links) if (l.parent !== null && (l.joint.type === 'free' || (passive.has(l.joint.name) && !followers.has(l.joint.name)) || loose.has(l.parent))) loose.add(l.name);
   const parentOf = new Map(model.links.map((l) => [l.name, l.parent]));
   const adjacent = (a: string, b: string): boolean => parentOf.get(a) === b || parentOf.get(b) === a;
   const enabled: [number, number][] = [];
@@ -118,7 +128,37 @@ export function goalSetup(whole: RobotModel, legs: ReadonlySet<string>, passive:
     }
     extremes.set(g.link, [...new Set(best.map((b) => b.p))]);
   }
-  return { model, legs, checker, enabled, loose, extremes };
+  return { model, legs, checker, enabled, loose, extremes, closure };
+}
+
+/** The passive joints of `model`'s ball- and hinge-closed loops, where the loops close at its initial pose. */
+function loopClosure(model: RobotModel, passive: ReadonlySet<string>): GoalSetup['closure'] {
+  const loops = closingJoints(model);
+  const inLoop = new Set(loops.flatMap((x) => loopLinks(model, x.link1, x.link2).map((l) => l.joint.name)));
+  const followers = [...passive].filter((j) => inLoop.has(j));
+  if (followers.length === 0) return null;
+  const home = new Map(model.links.filter((l) => l.parent !== null).map((l) => [l.joint.name, Number.isFinite(l.joint.initial) ? l.joint.initial : 0]));
+  const closed = closeLoops(model, loops, followers, home, Infinity);
+  return closed ? { loops, followers, reach: norm(loopResidual(model, loops, closed)) + CLOSURE_TOLERANCE, joints: [...inLoop], home } : null;
+}
+
+/**
+ * `q` with the loops' followers solved, starting from their values in `from`; null where the loops do not close.
+ * Solved with the rest of the body at its initial pose: the loops' shape depends on their own joints alone, and a
+ * loop a metre out along a turned arm, in world coordinates, carries rounding its Gauss–Newton steps do not settle
+ * below (DoubleArmV7's hand: 7 of 200 random arm poses did not converge).
+ */
+function closed(setup: GoalSetup, q: ReadonlyMap<string, number>, from: ReadonlyMap<string, number> = q): Map<string, number> | null {
+  if (!setup.closure) return new Map(q);
+  const { loops, followers, reach, joints, home } = setup.closure;
+  const guess = new Map(home);
+  for (const j of joints) guess.set(j, q.get(j) ?? home.get(j) ?? 0);
+  for (const j of followers) guess.set(j, from.get(j) ?? 0);
+  const solved = closeLoops(setup.model, loops, followers, guess, reach);
+  if (!solved) return null;
+  const out = new Map(q);
+  for (const j of followers) out.set(j, solved.get(j)!);
+  return out;
 }
 
 /** One joint's move to a value, the others holding. */
@@ -362,7 +402,8 @@ const smooth = (s: number): number => (s >= 1 ? 1 : s <= 0 ? 0 : s * s * (3 - 2 
  */
 export function planGoals(setup: GoalSetup, controllers: readonly GoalController[], start: Readonly<Record<string, number>>, root: Pose, seed: number, deadline = Infinity): GoalPlan {
   const { model } = setup;
-  const q0 = new Map(Object.entries(start));
+  const given = new Map(Object.entries(start));
+  const q0 = closed(setup, given) ?? given;
   const poses0 = worldPoses(model, q0, root);
   const low0 = lowestPoints(setup, poses0);
   const onFloor = new Set([...low0].filter(([, z]) => z <= ON_FLOOR).map(([l]) => l));
@@ -470,9 +511,30 @@ export function planGoals(setup: GoalSetup, controllers: readonly GoalController
     return { q, root: squat ? shifted(root, [legS * squat[0], legS * squat[1], legS * squat[2]]) : root };
   }
 
+  /**
+   * The states at `fractions` of the way, their loops' followers solved from the way's start onward, each from the
+   * one before (a linkage has more than one closed shape for a driver value; the one it moves through is the one
+   * nearest the last); null where a loop does not close.
+   */
+  function closedAlong(stateAt: (f: number) => { q: Map<string, number>; root: Pose }): { q: Map<string, number>; root: Pose }[] | null {
+    const states = fractions.map(stateAt);
+    if (!setup.closure) return states;
+    let from = closed(setup, stateAt(0).q, q0);
+    if (!from) return null;
+    const order = fractions.map((_, i) => i).sort((a, b) => fractions[a]! - fractions[b]!);
+    for (const i of order) {
+      const q = closed(setup, states[i]!.q, from);
+      if (!q) return null;
+      states[i] = { ...states[i]!, q };
+      from = q;
+    }
+    return states;
+  }
+
   /** Why the way (states at `fractions` of it) is not clear, or null when it is; the cheap checks at every point before any collision is tested. */
   function clearAlong(stateAt: (f: number) => { q: Map<string, number>; root: Pose }): string | null {
-    const states = fractions.map(stateAt);
+    const states = closedAlong(stateAt);
+    if (states === null) return 'a closed loop does not close';
     for (const state of states) {
       const poses = worldPoses(model, state.q, state.root);
       for (const [link, z] of lowestPoints(setup, poses)) {

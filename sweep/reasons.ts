@@ -71,14 +71,18 @@ export const REASONS: Reason[] = [
   {
     models: /AizuWheel\/AizuWheel\.body$/,
     reason:
-      'Not explained yet: its drive wheels slip. Without its arm (the corpus file, whose ../JACO2 sub-body the corpus ' +
-      'lacks) the base went 0.552 and 0.554 m in two runs on 30 Nov 2026 while the wheels turned as for 0.580 m (the ' +
-      'odometry): 5 %; on 28 Nov, before diff_drive_controller had acceleration limits (±0.147 m/s² for AizuWheel, from ' +
-      'what its casters may bear), 0.5715 m against 0.5946 m, just inside the bound. With its JACO2 arm (the share\'s file) ' +
-      'it went 0.469 and 0.473 m against 0.569 m, 17 %, yawing 7.8° to the right: the arm at its random goal moves the ' +
-      'centre of mass 24 mm toward the left wheel, which turned 5.54 rad to the right one\'s 5.80 (the P-only velocity ' +
-      'loops lag more under more load), and 3 mm forward only (x 0.019 → 0.022 m, the axle at 0), so less weight on the ' +
-      'drive wheels is not the cause. What makes them slip was not found.',
+      'Its drive wheels carry almost none of its weight in Choreonoid, so they slip. Its two casters and two drive ' +
+      'wheels all touch the floor at z = 0 exactly, in a line along x (casters at x = 0.213 and −0.317 m, the axle at 0): a ' +
+      'stand on four points the geometry does not share out, and the AIST simulator puts the weight on the casters. ' +
+      'Rolling, the casters turn exactly as the base moves, and the drive wheels creep 3–6 % ahead of it (probe, 30 Nov ' +
+      '2026). Shown by three runs of copies of the model (each ' +
+      'through the sweep\'s own run): with the casters 1 mm higher, so that the drive wheels bear the body, it drives 0.581 m while its ' +
+      'wheels turn as for 0.582 m (no creep; the 3 % short of 0.6 is the P-only velocity loop\'s lag), and with its ' +
+      'JACO2 arm (the share\'s file) 0.575 m against 0.577; with Choreonoid itself turning the wheels (JointVelocity, ' +
+      '`mode:=position`) exactly as for 0.601 m, the unchanged model went 0.564 m; with the contact solver\'s ' +
+      'iterations raised from its 10 to 200 (max_num_iterations, error_criterion 1e-6), 0.501 m: the more exact the ' +
+      'solution, the less the drive wheels bear. Not the wheels\' 20-sided collision polygons: with 200 sides it still ' +
+      'went 0.557 m against 0.579.',
   },
   {
     models: /multicopter\/quadcopter\.body$/,

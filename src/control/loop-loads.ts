@@ -6,21 +6,16 @@
 // the driver, the loop's passive joints solved at each value so that it stays closed (virtual work): exact for a
 // loop whose followers carry no torque of their own, whatever its shape.
 import { linkWorldPoses } from '../kinematics/forward.js';
+import { CLOSURE_TOLERANCE, closeLoops, closingJoints, loopResidual, norm } from '../kinematics/loop-closure.js';
 import { add, mulVec, sub, transpose } from '../model/math.js';
-import type { ExtraJoint, Link, RobotModel, Vec3 } from '../model/types.js';
+import type { Link, RobotModel, Vec3 } from '../model/types.js';
 import { loopLinks } from '../roles/roles.js';
 import { GRAVITY } from './joint-loads.js';
 
-/** m: a loop counts as closed when every extra joint's two points lie this close. */
-export const CLOSURE_TOLERANCE = 1e-7;
 /** rad or m: the driver's step for the potential's central difference. */
 const STEP = 1e-4;
-const MAX_ITERATIONS = 60;
 /** Driver values at which the loop is solved, evenly over its range. */
 const GRID = 33;
-
-/** The extra joints a loop closure can hold: those that pin two points together (a ball, a hinge). */
-const pins = (x: ExtraJoint): boolean => x.type === 'ball' || x.type === 'hinge';
 
 /**
  * For each of `drivers` inside a loop closed by ball or hinge extra joints, the largest gravity load (N·m or N)
@@ -32,7 +27,7 @@ const pins = (x: ExtraJoint): boolean => x.type === 'ball' || x.type === 'hinge'
  */
 export function loopLoads(model: RobotModel, drivers: readonly string[], passive: ReadonlySet<string>, configurations: readonly ReadonlyMap<string, number>[]): Map<string, number> {
   const out = new Map<string, number>();
-  const loops = model.extraJoints.filter(pins);
+  const loops = closingJoints(model);
   if (loops.length === 0 || drivers.length === 0 || configurations.length === 0) return out;
   const byName = new Map(model.links.map((l) => [l.name, l]));
   const inLoop = new Set<string>();
@@ -66,9 +61,9 @@ export function loopLoads(model: RobotModel, drivers: readonly string[], passive
   // tips sit 6.5 mm off their links along the hinges' common axis): the least residual at the initial configuration
   // is what every other driver value must reach.
   const home = configurations[0]!;
-  const closedHome = close(part, loops, unknowns, home, Infinity);
+  const closedHome = closeLoops(part, loops, unknowns, home, Infinity);
   if (!closedHome) return out;
-  const reach = norm(residual(part, loops, closedHome)) + CLOSURE_TOLERANCE;
+  const reach = norm(loopResidual(part, loops, closedHome)) + CLOSURE_TOLERANCE;
   const baseHome = linkWorldPoses(part, closedHome).get(base)!.rotation;
 
   for (const j of driving) {
@@ -81,14 +76,14 @@ export function loopLoads(model: RobotModel, drivers: readonly string[], passive
     let from = closedHome;
     for (let k = 0; k < GRID; k++) {
       const value = lo + ((hi - lo) * k) / (GRID - 1);
-      const at = close(part, loops, unknowns, new Map(from).set(j, value), reach);
+      const at = closeLoops(part, loops, unknowns, new Map(from).set(j, value), reach);
       if (!at) {
         grid.push(null);
         continue;
       }
       from = at;
-      const plus = close(part, loops, unknowns, new Map(at).set(j, value + STEP), reach);
-      const minus = close(part, loops, unknowns, new Map(at).set(j, value - STEP), reach);
+      const plus = closeLoops(part, loops, unknowns, new Map(at).set(j, value + STEP), reach);
+      const minus = closeLoops(part, loops, unknowns, new Map(at).set(j, value - STEP), reach);
       if (!plus || !minus) {
         grid.push(null);
         continue;
@@ -107,68 +102,6 @@ export function loopLoads(model: RobotModel, drivers: readonly string[], passive
     }
   }
   return out;
-}
-
-const norm = (v: readonly number[]): number => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
-
-/** Each extra joint's two points apart (world, the root where the model puts it): 3 values per joint. */
-function residual(model: RobotModel, loops: readonly ExtraJoint[], q: ReadonlyMap<string, number>): number[] {
-  const poses = linkWorldPoses(model, q);
-  const out: number[] = [];
-  for (const x of loops) {
-    const p1 = poses.get(x.link1)!;
-    const p2 = poses.get(x.link2)!;
-    const a = add(p1.translation, mulVec(p1.rotation, x.localPose1.translation));
-    const b = add(p2.translation, mulVec(p2.rotation, x.localPose2.translation));
-    out.push(...sub(a, b));
-  }
-  return out;
-}
-
-/**
- * `q` with `unknowns` moved to the least residual of the loops (Gauss–Newton, damped), or null where that residual
- * stays above `reach` (m): the loops do not close there.
- */
-function close(model: RobotModel, loops: readonly ExtraJoint[], unknowns: readonly string[], q: ReadonlyMap<string, number>, reach: number): Map<string, number> | null {
-  const x = new Map(q);
-  for (let it = 0; it < MAX_ITERATIONS; it++) {
-    const r = residual(model, loops, x);
-    if (norm(r) < CLOSURE_TOLERANCE) return x;
-    // Numerical Jacobian, one column per unknown.
-    const columns = unknowns.map((j) => {
-      const h = 1e-6;
-      const moved = residual(model, loops, new Map(x).set(j, (x.get(j) ?? 0) + h));
-      return moved.map((v, i) => (v - r[i]!) / h);
-    });
-    // (JᵀJ + λI) δ = −Jᵀr
-    const n = unknowns.length;
-    const a = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, k) => columns[i]!.reduce((s, v, m) => s + v * columns[k]![m]!, 0) + (i === k ? 1e-9 : 0)));
-    const b = columns.map((c) => -c.reduce((s, v, m) => s + v * r[m]!, 0));
-    const delta = solve(a, b);
-    if (!delta) return null;
-    unknowns.forEach((j, i) => x.set(j, (x.get(j) ?? 0) + delta[i]!));
-    // At the least residual the step vanishes: closed if that residual is within reach.
-    if (norm(delta) < 1e-9) return norm(residual(model, loops, x)) <= reach ? x : null;
-  }
-  return null;
-}
-
-/** Gaussian elimination with partial pivoting; null for a singular system. */
-function solve(a: number[][], b: number[]): number[] | null {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
-    if (Math.abs(m[p]![c]!) < 1e-18) return null;
-    [m[c], m[p]] = [m[p]!, m[c]!];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r]![c]! / m[c]![c]!;
-      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
-    }
-  }
-  return m.map((row, i) => row[n]! / row[i]!);
 }
 
 /** Σ m·c over `links` (their first moment of mass, world, kg·m), the root where the model puts it. */
