@@ -64,7 +64,7 @@ was. A model that does not come up within \`--start-timeout\` (default 180 s) or
   that MoveIt's allowed collision matrix checks — or, where the generated project turns Choreonoid's self-collision on,
   any pair but a parent and its child —, unless it touched at the start; else the next draw (at most ${GOAL_DRAWS}).
   A closed loop's passive joints are solved at each of those points so that its ball and hinge extra joints stay
-  closed, and its links checked where the loop puts them (from 30 Nov 2026, 14:00 UTC on: DoubleArmV7-Upper's fingers,
+  closed, and its links checked where the loop puts them (from 30 Nov 2026, 13:00 UTC on: DoubleArmV7-Upper's fingers,
   which its PUSHROD swings down, had gone into the floor); other passive joints' links, which only contact places, are not.
   Where none is clear (from 30 Nov 2026, 09:00 UTC on), the joints move one at a time, each by the same checks with the
   others where they then stand, by way of a point ${STOP_INSET * 100} % inside a stop where that clears the way (a latched door's
