@@ -59,16 +59,6 @@ export const REASONS: Reason[] = [
       'PxContinuousTrack of the PhysX plugin) without isOptional: an unknown node type is a load error (its message).',
   },
   {
-    models: /DoubleArmV7\/DoubleArmV7-Upper\.body$/,
-    reason:
-      'It is the upper body DoubleArmV7S and DoubleArmV7A mount on their tracks (their SubBody), not a robot that stands ' +
-      'alone: without the tracks its lowest point (TFRAME) is 0.1645 m above the floor at its model pose, so it starts in ' +
-      'the air and drops onto its frame (its root 0.168 m lower by the goals, Measured). In that fall a passive joint of ' +
-      "its hand's linkage (MANIFNG_L) spins past its 10 rad/s, and PUSHROD, which drives that linkage, ended 41 mm from " +
-      "its goal; the same arm on its tracks (DoubleArmV7S.body) passes every check since PUSHROD's gains carry the " +
-      "linkage's load (docs/control.md, \"A joint that drives a closed loop\", 30 Nov 2026).",
-  },
-  {
     models: /AizuWheel\/AizuWheel\.body$/,
     reason:
       'Its drive wheels carry almost none of its weight in Choreonoid, so they slip. Its two casters and two drive ' +
@@ -130,9 +120,16 @@ export const REASONS: Reason[] = [
       '10:47 UTC on 28 Nov 2026 it started inside the floor, and went NaN at 1.46 s). Held up by its joints\' PDs alone, ' +
       'it fell over from standing until its legs carried the body over their soles (docs/control.md, "A limb that ' +
       'stands on the ground", 30 Nov 2026); now it stands and every controller reaches its goal. What fails is the rest ' +
-      'check by a fraction of a milliradian: HAND_R, whose axis gravity does not load (P from the bandwidth alone, ' +
-      '0.1 mrad allowed), drifted 0.45 mrad in the 2 s while its arm held 6.96 N·m, its whole design load (Measured); ' +
-      'not explained further.',
+      'check by a fraction of a milliradian, and what it measures is not a drift but its arms ringing: the hands\' joints ' +
+      '(HAND_L, HAND_R: no gravity load about their axes, so P from the bandwidth alone, 11.5 N·m/rad, and 0.1 mrad ' +
+      'allowed) swing ±0.1–0.45 mrad from sample to sample with no trend (run of 30 Nov 2026, 13:08 UTC: HAND_R\'s mean ' +
+      'offset 0.08 mrad over the first second, 0.14 over the second, standard deviation 0.13; HAND_L −0.02, −0.06, 0.11). ' +
+      'The forearms they hang from turn up to ±0.9 mrad about the hands\' axes between samples 50 ms apart (the probe\'s ' +
+      'link attitudes), the hands a little more, lagging on their soft loops. The arms\' own joints are nearly undamped ' +
+      'at Choreonoid\'s 1 ms step: BodySystemInterface applies the PD from the last step\'s state, so D·T/I must stay ' +
+      'below the step\'s bound for each joint\'s lightest inertia (2 g·m² for ARM_R about its axis), which holds their ' +
+      'damping ratios to 0.014–0.05 (ARM_*, ARM_JOINT_TWIST_*; `body-bridge control`\'s README, "D lowered for ' +
+      'stability"), and a body standing on such joints rings with its feet\'s contact.',
   },
   {
     models: /misc\/ContinuousTrackVehicle\.body$/,
