@@ -122,7 +122,7 @@ export const REASONS: Reason[] = [
       'stands on the ground", 30 Nov 2026); now it stands and every controller reaches its goal. What fails is the rest ' +
       'check by a fraction of a milliradian, and what it measures is not a drift but its arms ringing: the hands\' joints ' +
       '(HAND_L, HAND_R: no gravity load about their axes, so P from the bandwidth alone, 11.5 N·m/rad, and 0.1 mrad ' +
-      'allowed) swing ±0.1–0.45 mrad from sample to sample with no trend (run of 30 Nov 2026, 13:08 UTC: HAND_R\'s mean ' +
+      'allowed) swing ±0.1–0.45 mrad from sample to sample with no trend (run of 30 Nov 2026, 13:04 UTC: HAND_R\'s mean ' +
       'offset 0.08 mrad over the first second, 0.14 over the second, standard deviation 0.13; HAND_L −0.02, −0.06, 0.11). ' +
       'The forearms they hang from turn up to ±0.9 mrad about the hands\' axes between samples 50 ms apart (the probe\'s ' +
       'link attitudes), the hands a little more, lagging on their soft loops. The arms\' own joints are nearly undamped ' +
