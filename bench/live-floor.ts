@@ -4,6 +4,8 @@
 //   node live-floor.js sink <type> <topic>
 //   node live-floor.js relay <type> <from> <to>
 //   node live-floor.js many relay:<type>:<from>:<to> sink:<type>:<topic> ...   (bench/live-sim.ts: every stream of a simulation in one node)
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -44,6 +46,9 @@ async function main(): Promise<void> {
   // LIVE_FLOOR_PARAMETER_SERVICES=0: the floor without rclnodejs's parameter services (what each entity in a node's
   // wait set costs per message, measured against the default floor).
   if (process.env.LIVE_FLOOR_PARAMETER_SERVICES === '0') options.startParameterServices = false;
+  // LIVE_FLOOR_IMPORT=FILE[,FILE…]: the floor with these modules loaded and kept (nothing of them run): what a
+  // node's size (its code and heap) costs per message, against the default floor.
+  const loadedModules = await Promise.all((process.env.LIVE_FLOOR_IMPORT ?? '').split(',').filter(Boolean).map((f) => import(pathToFileURL(resolve(f)).href)));
   const node = new rcl.Node(`live_floor_${process.pid}`, '', undefined, options);
   // body_bridge's QoS for these topics: SensorDataQoS in, best effort (devices) out.
   const qos = new rcl.QoS(rcl.QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST, 5, rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT);
@@ -51,8 +56,16 @@ async function main(): Promise<void> {
     const out = s.to !== undefined ? node.createPublisher(s.type, s.to, { qos }) : null;
     node.createSubscription(s.type, s.from, { qos, isRaw: true }, (bytes: Buffer) => out?.publish(bytes));
   }
+  // LIVE_FLOOR_TIMERS=N: N wall timers (each every 0.25–2 s, as the node's watches), doing nothing: what entities
+  // in a node's wait set that rarely fire cost per message.
+  const steady = new rcl.Clock(rcl.ClockType.STEADY_TIME);
+  // The timers' clock is kept alive as long as the node (a collected rclnodejs Clock frees the rcl clock its timers use).
+  const timers = Array.from({ length: Number(process.env.LIVE_FLOOR_TIMERS ?? 0) }, (_, i) => node.createTimer(BigInt(250_000_000 * (1 + (i % 8))), () => undefined, steady));
   node.spin();
+  if (loadedModules.length > 0) process.stderr.write(`live-floor: ${loadedModules.length} module(s) loaded\n`);
   const stop = (): void => {
+    for (const t of timers) t.cancel();
+    void steady;
     node.destroy();
     rcl.shutdown();
     process.exit(0);

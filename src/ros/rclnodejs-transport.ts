@@ -252,9 +252,6 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
     }
     return pub;
   };
-  // rclcpp's create_wall_timer clock: steady, deaf to /clock. Held here for the node's life, since the
-  // native timer uses it but does not keep the JavaScript object (and its rcl clock) from being collected.
-  const steadyClock = new rcl.Clock(rcl.ClockType.STEADY_TIME);
   const nowNs = await nodeClockReader(node);
   const transport: Transport = {
     namespace: node.namespace(),
@@ -298,11 +295,12 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
       };
     },
     wallTimer(periodMs: number, tick: () => void): () => void {
-      const timer = node.createTimer(BigInt(Math.max(1, Math.round(periodMs * 1e6))), () => tick(), steadyClock);
-      return () => {
-        timer.cancel();
-        node.destroyTimer(timer);
-      };
+      // libuv's timer (its monotonic clock: steady, deaf to /clock, as rclcpp's create_wall_timer), not an rcl one:
+      // rclnodejs asks every timer of the node whether it is ready each time anything wakes its executor, so each
+      // rcl timer costs at every joint_states message. Six idle rcl timers in the benchmark's floor took it from
+      // 1.28× to 1.15× of the node (BENCHMARKS.md, 30 Nov 2026); these watches tick every 0.25–2 s.
+      const interval = setInterval(tick, Math.max(1, periodMs));
+      return () => clearInterval(interval);
     },
     wallNowNs: () => process.hrtime.bigint(),
     nodeName: node.getFullyQualifiedName(),
