@@ -149,18 +149,6 @@ export const REASONS: Reason[] = [
       "simulation.launch.py) warn of it, once per ContinuousTrack.",
   },
   {
-    models: /RH2\/RH2_withoutArm_withoutSensor\.wrl$/,
-    reason:
-      'Its drive wheels cruise at 1.96 rad/s, not the 2.0 commanded (the probe, over its second of full speed): ' +
-      "Choreonoid's velocity_pd is P alone, so a steady drag of about 0.3 N·m per wheel (the casters, rolling) against " +
-      "body_bridge's P for MAIN_WHEEL1, 8.37 N·m·s/rad, leaves that 2 % error. That P is already the most the 1 ms step " +
-      'carries: with the wheel spinning free (lifted, or slipping) it turns its own 0.0084 kg·m², and P·T/I = 0.99 is the ' +
-      "design's half of the step's bound (docs/control.md, \"Stability at the step\"; 10 Hz at the 0.187 kg·m² it turns on the " +
-      'floor would be 11.8), and velocity_pd has no integral action to take the rest. And they turned for the equivalent of 2.90 s at that speed, not 3.0 (their travel over it), on this loaded ' +
-      "machine: 0.567 m, just short. Its five siblings with the same base drove 0.571–0.584 m in the same sweep, and it " +
-      '0.580 m before.',
-  },
-  {
     models: /WRS2018\/model\/HoseNozzle\.body$/,
     reason: HOSE_NOZZLE,
   },
