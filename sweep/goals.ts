@@ -20,7 +20,7 @@ import type { ExtraJoint, Link, Pose, RobotModel, Vec3 } from '../src/model/type
 import { computeCollisionMatrix, pairKey, seededRandom, selfCollisionChecker, type SelfCollisionChecker } from '../src/moveit/collision-matrix.js';
 import { inversePose } from '../src/moveit/scene-objects.js';
 import { chainPath, homePositions } from '../src/moveit/srdf.js';
-import { loopLinks } from '../src/roles/roles.js';
+import { loopsLinks } from '../src/roles/roles.js';
 import { convexHull, insideMargin } from '../src/roles/support.js';
 import { subtreeLinks } from '../src/roles/wheels.js';
 import { type GoalJoint, randomGoal, trajectoryDuration } from './checks.js';
@@ -134,7 +134,7 @@ export function goalSetup(whole: RobotModel, legs: ReadonlySet<string>, passive:
 /** The passive joints of `model`'s ball- and hinge-closed loops, where the loops close at its initial pose. */
 function loopClosure(model: RobotModel, passive: ReadonlySet<string>): GoalSetup['closure'] {
   const loops = closingJoints(model);
-  const inLoop = new Set(loops.flatMap((x) => loopLinks(model, x.link1, x.link2).map((l) => l.joint.name)));
+  const inLoop = new Set(loopsLinks(model, loops).map((l) => l.joint.name));
   const followers = [...passive].filter((j) => inLoop.has(j));
   if (followers.length === 0) return null;
   const home = new Map(model.links.filter((l) => l.parent !== null).map((l) => [l.joint.name, Number.isFinite(l.joint.initial) ? l.joint.initial : 0]));

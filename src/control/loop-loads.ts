@@ -9,7 +9,7 @@ import { linkWorldPoses } from '../kinematics/forward.js';
 import { CLOSURE_TOLERANCE, closeLoops, closingJoints, loopResidual, norm } from '../kinematics/loop-closure.js';
 import { add, mulVec, sub, transpose } from '../model/math.js';
 import type { Link, RobotModel, Vec3 } from '../model/types.js';
-import { loopLinks } from '../roles/roles.js';
+import { loopsLinks } from '../roles/roles.js';
 import { GRAVITY } from './joint-loads.js';
 
 /** rad or m: the driver's step for the potential's central difference. */
@@ -30,14 +30,9 @@ export function loopLoads(model: RobotModel, drivers: readonly string[], passive
   const loops = closingJoints(model);
   if (loops.length === 0 || drivers.length === 0 || configurations.length === 0) return out;
   const byName = new Map(model.links.map((l) => [l.name, l]));
-  const inLoop = new Set<string>();
-  const inLoops = new Set<string>();
-  for (const x of loops) {
-    for (const l of loopLinks(model, x.link1, x.link2)) {
-      inLoop.add(l.joint.name);
-      inLoops.add(l.name);
-    }
-  }
+  const members = loopsLinks(model, loops);
+  const inLoop = new Set(members.map((l) => l.joint.name));
+  const inLoops = new Set(members.map((l) => l.name));
   const unknowns = [...passive].filter((j) => inLoop.has(j));
   const driving = drivers.filter((j) => inLoop.has(j));
   if (unknowns.length === 0 || driving.length === 0) return out;

@@ -30,7 +30,7 @@
 //     `leg`; 3 or more joints an `arm`; anything shorter a single actuated `joint`.
 import { isMovingJoint } from '../kinematics/frames.js';
 import { cross, dot, mulMat, mulVec, norm, normalize, sub, transpose } from '../model/math.js';
-import type { Diagnostic, Link, RobotModel, Vec3 } from '../model/types.js';
+import type { Diagnostic, ExtraJoint, Link, RobotModel, Vec3 } from '../model/types.js';
 import { linkWorldPoses } from '../kinematics/forward.js';
 import { standingContact } from './ground.js';
 import { type Segment, isHand, jointsUnder, rigidToRoot, segmentsOf } from './tree.js';
@@ -109,6 +109,11 @@ export function loopLinks(model: RobotModel, a: string, b: string): Link[] {
   const common = pa.find((l) => inB.has(l.name));
   const until = (path: Link[]): Link[] => path.slice(0, common ? path.findIndex((l) => l.name === common.name) : path.length);
   return [...until(pa), ...until(pb)];
+}
+
+/** The links of every loop `loops` close, each once (a link two loops share, once). */
+export function loopsLinks(model: RobotModel, loops: readonly ExtraJoint[]): Link[] {
+  return [...new Map(loops.flatMap((x) => loopLinks(model, x.link1, x.link2)).map((l) => [l.name, l] as const)).values()];
 }
 
 /**
