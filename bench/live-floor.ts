@@ -6,7 +6,8 @@
 //   node live-floor.js many relay:<type>:<from>:<to> sink:<type>:<topic> ...   (bench/live-sim.ts: every stream of a simulation in one node)
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
+import { releaseBytes } from '../src/ros/lent-bytes.js';
+import { loadRclnodejs, SPIN_TIMEOUT_MS } from '../src/ros/rclnodejs-transport.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -52,16 +53,24 @@ async function main(): Promise<void> {
   const node = new rcl.Node(`live_floor_${process.pid}`, '', undefined, options);
   // body_bridge's QoS for these topics: SensorDataQoS in, best effort (devices) out.
   const qos = new rcl.QoS(rcl.QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST, 5, rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_BEST_EFFORT);
+  // As body_bridge's transport does, each message's bytes are freed once handled (src/ros/lent-bytes.ts, where the
+  // process runs with the launcher's flags); LIVE_FLOOR_RELEASE=0 leaves them to V8's collector, as rclnodejs does.
+  const release = process.env.LIVE_FLOOR_RELEASE !== '0';
   for (const s of streams) {
     const out = s.to !== undefined ? node.createPublisher(s.type, s.to, { qos }) : null;
-    node.createSubscription(s.type, s.from, { qos, isRaw: true }, (bytes: Buffer) => out?.publish(bytes));
+    node.createSubscription(s.type, s.from, { qos, isRaw: true }, (bytes: Buffer) => {
+      out?.publish(bytes);
+      if (release) releaseBytes(bytes);
+    });
   }
   // LIVE_FLOOR_TIMERS=N: N wall timers (each every 0.25–2 s, as the node's watches), doing nothing: what entities
   // in a node's wait set that rarely fire cost per message.
   const steady = new rcl.Clock(rcl.ClockType.STEADY_TIME);
   // The timers' clock is kept alive as long as the node (a collected rclnodejs Clock frees the rcl clock its timers use).
   const timers = Array.from({ length: Number(process.env.LIVE_FLOOR_TIMERS ?? 0) }, (_, i) => node.createTimer(BigInt(250_000_000 * (1 + (i % 8))), () => undefined, steady));
-  node.spin();
+  // The node's idle wait (src/ros/rclnodejs-transport.ts), so that the floor is what rclnodejs costs body_bridge;
+  // LIVE_FLOOR_SPIN_MS=10 is rclnodejs's default.
+  node.spin(Number(process.env.LIVE_FLOOR_SPIN_MS ?? SPIN_TIMEOUT_MS));
   if (loadedModules.length > 0) process.stderr.write(`live-floor: ${loadedModules.length} module(s) loaded\n`);
   const stop = (): void => {
     for (const t of timers) t.cancel();

@@ -28,6 +28,7 @@ import { withMallocTunables } from '../src/ros/malloc-tunables.js';
 import { corpusDir } from '../test/support/oracle.js';
 import { guiEnv, startXvfb } from '../test/support/live-rig.js';
 import { findChoreonoidRos, findRobotStatePublisher, findTopicToolsRelay, found } from '../test/support/peers.js';
+import { launcherNodeFlags } from '../test/support/node-flags.js';
 import { cpuSeconds, cycloneUri, loadAverage, pageFaults, type Proc, sleep, start, stop, waitFor } from './live-procs.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -40,6 +41,8 @@ const SCENE = join(ROOT, 'test', 'live', 'choreonoid');
 const SECONDS = Number(process.env.LIVE_SECONDS ?? 20);
 const REPEAT = Math.max(1, Number(process.env.LIVE_REPEAT ?? 3));
 const NODE_ARGS = (process.env.LIVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** The flags the installed launcher gives the node (test/support/node-flags.ts), for the node and its floor alike. */
+const NODE_FLAGS = launcherNodeFlags();
 const MALLOC_TUNED = process.env.LIVE_MALLOC_TUNABLES !== '0';
 /** How long Choreonoid gets to load, render its first frames and send every stream. */
 const START_MS = 240_000;
@@ -224,7 +227,7 @@ async function simulate(rcl: Any, node: Any, m: SimModel, scratch: string, displ
     subs.push(node.createSubscription('std_msgs/msg/String', `${NS}/robot_description`, { qos: new rcl.QoS(1, 1, 1, 1) }, (msg: Any) => descriptions.push(msg.data)));
     const bb = start(
       process.execPath,
-      [...NODE_ARGS, MAIN, m.file, '--ros-args', '-r', `__ns:=${NS}`, '-r', `joint_states:=${bodyNs}/joint_states`, '-p', 'use_sim_time:=true', '-p', `mesh_dir:=${join(dir, 'meshes')}`],
+      [...NODE_FLAGS, ...NODE_ARGS, MAIN, m.file, '--ros-args', '-r', `__ns:=${NS}`, '-r', `joint_states:=${bodyNs}/joint_states`, '-p', 'use_sim_time:=true', '-p', `mesh_dir:=${join(dir, 'meshes')}`],
       jsEnv,
     );
     procs.push(bb);
@@ -245,7 +248,7 @@ async function simulate(rcl: Any, node: Any, m: SimModel, scratch: string, displ
     procs.push(rsp);
     const floor = start(
       process.execPath,
-      [FLOOR, 'many', ...inputList.map((input, i) => `relay:${inputs[input]}:${input}:/bb_sim_floor/t${i}`), `sink:sensor_msgs/msg/JointState:${bodyNs}/joint_states`, 'sink:rosgraph_msgs/msg/Clock:/clock'],
+      [...NODE_FLAGS, FLOOR, 'many', ...inputList.map((input, i) => `relay:${inputs[input]}:${input}:/bb_sim_floor/t${i}`), `sink:sensor_msgs/msg/JointState:${bodyNs}/joint_states`, 'sink:rosgraph_msgs/msg/Clock:/clock'],
       jsEnv,
     );
     procs.push(floor);

@@ -19,9 +19,10 @@ import { join, resolve } from 'node:path';
 import { writeJointState } from '../src/cdr/joint-state.js';
 import { writePointCloud2 } from '../src/cdr/point-cloud2.js';
 import { writeImage } from '../src/cdr/image.js';
-import { loadRclnodejs } from '../src/ros/rclnodejs-transport.js';
+import { loadRclnodejs, SPIN_TIMEOUT_MS } from '../src/ros/rclnodejs-transport.js';
 import { writeStamp } from '../src/cdr/header-splice.js';
 import { findRobotStatePublisher, findTopicToolsRelay, found } from '../test/support/peers.js';
+import { launcherNodeFlags } from '../test/support/node-flags.js';
 import { withMallocTunables } from '../src/ros/malloc-tunables.js';
 import { cpuSeconds, cycloneUri, loadAverage, pageFaults, type Proc, sleep, start, stop, threadCpuSeconds, threadDelta, waitFor } from './live-procs.js';
 
@@ -34,6 +35,8 @@ const FLOOR = join(import.meta.dirname, 'live-floor.js');
 const SECONDS = Number(process.env.LIVE_SECONDS ?? 10);
 /** Extra node options for the body_bridge processes, e.g. LIVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
 const NODE_ARGS = (process.env.LIVE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** The flags the installed launcher gives the node (test/support/node-flags.ts), for the node and its floor alike. */
+const NODE_FLAGS = launcherNodeFlags();
 const JOINTS = 40;
 /**
  * The clouds' rate: four 5 MB streams (the input, the node's cloud, the floor's and the C++ relay's) at 30 Hz
@@ -184,7 +187,7 @@ async function main(): Promise<void> {
   const latched = new rcl.QoS(1, 1, 1, 1);
   const results: LiveCase[] = [];
   const bridge = (body: string, ns: string, params: string[]): Proc => {
-    const p = start(process.execPath, [...NODE_ARGS, MAIN, body, '--ros-args', '-r', `__ns:=${ns}`, '-p', `mesh_dir:=${join(scratch, `meshes${ns.replace(/\//g, '_')}`)}`, ...params.flatMap((x) => ['-p', x])], jsEnv);
+    const p = start(process.execPath, [...NODE_FLAGS, ...NODE_ARGS, MAIN, body, '--ros-args', '-r', `__ns:=${ns}`, '-p', `mesh_dir:=${join(scratch, `meshes${ns.replace(/\//g, '_')}`)}`, ...params.flatMap((x) => ['-p', x])], jsEnv);
     procs.push(p);
     return p;
   };
@@ -211,7 +214,7 @@ async function main(): Promise<void> {
       const toBb = node.createPublisher('sensor_msgs/msg/JointState', `${A}/joint_states`);
       const toRsp = node.createPublisher('sensor_msgs/msg/JointState', `${B}/joint_states`);
       const F = `/${tag}${run}_floor`;
-      const floor = start(process.execPath, [FLOOR, 'sink', 'sensor_msgs/msg/JointState', `${F}/joint_states`], jsEnv);
+      const floor = start(process.execPath, [...NODE_FLAGS, FLOOR, 'sink', 'sensor_msgs/msg/JointState', `${F}/joint_states`], jsEnv);
       procs.push(floor);
       const toFloor = node.createPublisher('sensor_msgs/msg/JointState', `${F}/joint_states`);
       const names = Array.from({ length: JOINTS }, (_, i) => `J${i + 1}`);
@@ -284,9 +287,11 @@ async function main(): Promise<void> {
         counts[label] = 0;
         node.createSubscription(outType, `${NS}/${topic}`, { qos: sensorQoS, isRaw: true }, (b: Buffer) => void (ours(b) && counts[label]!++));
       }
-      const p = bridge(body, NS, [`device_input_namespace:=${IN}`, 'camera_info_without_images:=false']);
+      // Only the relay: no standalone CameraInfo, and no initial joint_states (joint_state_publisher's 10 Hz for a
+      // first look, stopped in a simulation by its own joint_states), which the C++ relay and the floor do not send.
+      const p = bridge(body, NS, [`device_input_namespace:=${IN}`, 'camera_info_without_images:=false', 'publish_joint_states:=false']);
       const floorOut = `/${tag}${run}_floor_${device.toLowerCase()}`;
-      const floor = start(process.execPath, [FLOOR, 'relay', type, `${IN}/${inputTopic}`, floorOut], jsEnv);
+      const floor = start(process.execPath, [...NODE_FLAGS, FLOOR, 'relay', type, `${IN}/${inputTopic}`, floorOut], jsEnv);
       procs.push(floor);
       // topic_tools' C++ relay of the same input: the same bytes out again, from C++ (rclcpp's generic subscription and publisher).
       const relayOut = `/${tag}${run}_cpp_relay_${device.toLowerCase()}`;
@@ -357,7 +362,8 @@ async function main(): Promise<void> {
 
   const ratio = (a: number, b: number | undefined): string => (b !== undefined && b > 0 ? `${(a / b).toFixed(2)}×` : '—');
   const lines = [
-    `load average (1, 5, 15 min) at the start ${loadAtStart}, at the end ${loadAverage()}; node and floor with ${MALLOC_TUNED ? `GLIBC_TUNABLES=${jsEnv.GLIBC_TUNABLES}` : "glibc malloc's defaults"}`,
+    `load average (1, 5, 15 min) at the start ${loadAtStart}, at the end ${loadAverage()}; node and floor with ${MALLOC_TUNED ? `GLIBC_TUNABLES=${jsEnv.GLIBC_TUNABLES}` : "glibc malloc's defaults"}, ` +
+      `node flags [${NODE_FLAGS.join(' ')}], floor ${process.env.LIVE_FLOOR_RELEASE === '0' ? 'keeping' : 'releasing'} what it took, spinning at ${process.env.LIVE_FLOOR_SPIN_MS ?? SPIN_TIMEOUT_MS} ms`,
     '',
     '| case | body_bridge CPU-s | % of a core | peer | peer CPU-s | node / peer | floor CPU-s | node / floor | sent | received |',
     '|---|---|---|---|---|---|---|---|---|---|',

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { paramSpecs } from '../src/ros/params.js';
-import { startRosNode } from '../src/ros/rclnodejs-transport.js';
+import { SPIN_TIMEOUT_MS, startRosNode } from '../src/ros/rclnodejs-transport.js';
 import { latchedQoS, sensorDataQoS } from '../src/ros/transport.js';
 import { fakeRclnodejs } from './support/fake-rclnodejs.js';
 import { projectRoot } from './support/oracle.js';
@@ -183,6 +183,54 @@ describe('rclnodejs glue', () => {
     expect(t.now()).toEqual({ sec: 5, nanosec: 7 });
     t.log.warn('careful');
     expect(state.logs).toContain('warn: careful');
+  });
+
+  it('spins with a long idle wait, and wakes the wait before every entity it creates or destroys', async () => {
+    const { ros, calls } = await start();
+    const t = ros.transport;
+    ros.spin();
+    expect(calls.filter((c) => c.startsWith('spin'))).toEqual([`spin ${SPIN_TIMEOUT_MS}`]);
+    expect(SPIN_TIMEOUT_MS).toBeGreaterThan(10); // rclnodejs's default, which wakes an idle node 100 times a second
+    const from = calls.length;
+    const stopRaw = t.subscribeRaw('camera/image', 'sensor_msgs/msg/Image', sensorDataQoS, () => undefined);
+    const stop = t.subscribe('joint_states', 'sensor_msgs/msg/JointState', sensorDataQoS, () => undefined);
+    const stopTimer = t.timer(100, () => undefined);
+    stopRaw();
+    stop();
+    stopTimer();
+    ros.shutdown();
+    // rclnodejs syncs its handles in each of these under a lock the waiting executor holds: the wait ends first.
+    expect(calls.slice(from)).toEqual([
+      'trigger', 'createSubscription camera/image',
+      'trigger', 'createSubscription joint_states',
+      'trigger', 'createTimer',
+      'trigger', 'destroySubscription',
+      'trigger', 'destroySubscription',
+      'trigger', 'destroyTimer',
+      'trigger', 'destroy',
+      'shutdown',
+    ]);
+  });
+
+  it("frees a large message's bytes once its raw callback returns, even when the callback throws", async () => {
+    const { state, ros } = await start();
+    const seen: number[] = [];
+    ros.transport.subscribeRaw('camera/image', 'sensor_msgs/msg/Image', sensorDataQoS, (b) => {
+      seen.push(b.byteLength);
+      if (seen.length === 2) throw new Error('a subscriber that failed');
+    });
+    const sub = state.subscriptions[state.subscriptions.length - 1]!;
+    const image = Buffer.alloc(921_648);
+    sub.callback(image);
+    expect(seen).toEqual([921_648]);
+    expect(image.byteLength).toBe(0);
+    const again = Buffer.alloc(921_648);
+    expect(() => sub.callback(again)).toThrow('a subscriber that failed');
+    expect(again.byteLength).toBe(0);
+    // A joint_states message is left to the collector.
+    const small = Buffer.alloc(700);
+    sub.callback(small);
+    expect(small.byteLength).toBe(700);
   });
 
   it('leaves the /rosout publisher to rcl where rcl_node_init creates it (up to Iron), to rclnodejs from Jazzy on', async () => {

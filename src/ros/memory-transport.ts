@@ -3,6 +3,7 @@
 // Wall time is a second manual clock: advance() moves both (a node without sim time), advanceWall() only
 // wall time (a simulation paused on /clock).
 import type { MessageTypeName, Time } from '../messages/messages.js';
+import { releaseBytes } from './lent-bytes.js';
 import { qosMismatch } from './qos.js';
 import { fullyQualifiedName } from './ros-args.js';
 import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';
@@ -245,7 +246,16 @@ export function createMemoryTransport(
     inject(topic: string, message: unknown, publisherQoS: QoS = { reliability: 'reliable', durability: 'volatile', depth: 10 }): number {
       // Snapshot: a callback may subscribe or unsubscribe (a reload does).
       const receivers = subscriptions.filter((s) => s.active && s.topic === topic && qosMismatch(publisherQoS, s.qos) === null);
-      for (const s of receivers) if (s.active) s.onMessage(asDelivered(s, message));
+      for (const s of receivers) {
+        if (!s.active) continue;
+        const delivered = asDelivered(s, message);
+        try {
+          s.onMessage(delivered);
+        } finally {
+          // Bytes encoded here are freed after the callback, as rclnodejs's transport frees the Buffers it takes.
+          if (delivered !== message && delivered instanceof Uint8Array) releaseBytes(delivered);
+        }
+      }
       return receivers.length;
     },
     topics: () => [...topicList],

@@ -5,6 +5,7 @@
 import type * as Rcl from 'rclnodejs';
 import { Buffer } from 'node:buffer';
 import type { MessageTypeName, Time } from '../messages/messages.js';
+import { releaseBytes } from './lent-bytes.js';
 import { type ParamKind, type ParamValue, paramSpecs, specOf } from './params.js';
 import { fullyQualifiedName, parameterOverrides, parseRosArgs } from './ros-args.js';
 import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';
@@ -13,9 +14,36 @@ type RclModule = typeof Rcl;
 
 export const NODE_NAME = 'body_bridge';
 
+/**
+ * How long rclnodejs's wait thread sleeps in rcl_wait when nothing is ready. At rclnodejs's default, 10 ms, an
+ * idle node wakes 100 times a second to rebuild and wait on its wait set: 0.14 CPU-s per 10 s on this machine with
+ * nothing arriving, against 0.05 at 100 ms and 0.049 at 1 s (BENCHMARKS.md, 30 Nov 2026); between two 30 Hz images
+ * it woke twice for nothing. A longer wait delays nothing that arrives (messages, rcl timers and guard conditions end
+ * it), but rclnodejs's handle sync, run on every entity created or destroyed, takes a lock that the wait thread holds
+ * while it waits: so the transport wakes it first (the node's wake guard condition), and what it does not wake waits
+ * at most this long.
+ */
+export const SPIN_TIMEOUT_MS = 100;
+
 /** rclnodejs's native binding, as far as this file reads it. */
 interface RclNative {
   clockGetNow?: (clockHandle: unknown) => bigint;
+  /** rcl_take_serialized_message into a new Buffer; undefined when nothing is waiting. */
+  rclTakeRaw?: (subscriptionHandle: unknown) => Buffer | undefined;
+}
+
+/**
+ * rclnodejs's native binding, reached through its exported lib/native_loader.js (the addon rclnodejs itself
+ * loaded), or null where that is not there. A non-literal specifier, as in loadRclnodejs: the main build must not
+ * resolve the optional package.
+ */
+async function rclNative(): Promise<RclNative | null> {
+  try {
+    const specifier = 'rclnodejs/lib/native_loader.js';
+    return ((await import(specifier)) as { default?: RclNative }).default ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -26,14 +54,12 @@ interface RclNative {
  * binding is reached through rclnodejs's exported lib/native_loader.js (the same loaded addon); where it is
  * not there, or disagrees with node.now(), node.now() it is.
  */
-async function nodeClockReader(node: Rcl.Node): Promise<() => bigint> {
+function nodeClockReader(node: Rcl.Node, native: RclNative | null): () => bigint {
   const viaTime = (): bigint => node.now().nanoseconds;
   const handle = (node.getClock() as unknown as { handle?: unknown }).handle;
   if (handle === undefined) return viaTime;
   try {
-    // A non-literal specifier, as in loadRclnodejs: the main build must not resolve the optional package.
-    const specifier = 'rclnodejs/lib/native_loader.js';
-    const getNow = ((await import(specifier)) as { default?: RclNative }).default?.clockGetNow;
+    const getNow = native?.clockGetNow;
     if (typeof getNow !== 'function') return viaTime;
     const direct = (): bigint => getNow(handle);
     // The same clock: a reading between two of node.now()'s (a clock that jumps, /clock under sim time, may
@@ -170,6 +196,8 @@ export interface RosNode {
   setRobotDescriptionSemantic(srdf: string): void;
   /** Sets one of our parameters from inside (before onParameterChange is wired, e.g. body_file from the command line). */
   setParameter(name: string, value: unknown): void;
+  /** Hands the node to rclnodejs's executor (SPIN_TIMEOUT_MS between idle wakes). */
+  spin(): void;
   shutdown(): void;
 }
 
@@ -190,6 +218,13 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
   options.enableRosout = !rclCreatesRosoutPublisher(env.ROS_DISTRO);
   const node = new rcl.Node(NODE_NAME, '', undefined, options);
   const logger = node.getLogger();
+  // Triggered before every entity the transport creates or destroys once the node spins: it ends the executor's
+  // rcl_wait, which would otherwise hold rclnodejs's handle sync (and this thread) for up to SPIN_TIMEOUT_MS.
+  const wakeGuard = node.createGuardCondition(() => undefined);
+  const changingEntities = <T>(change: () => T): T => {
+    wakeGuard.trigger();
+    return change();
+  };
   const expected = fullyQualifiedName(args.namespace, args.name);
   if (node.getFullyQualifiedName() !== expected) {
     logger.warn(`node is ${node.getFullyQualifiedName()}, parameters files were matched for ${expected}`);
@@ -252,7 +287,10 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
     }
     return pub;
   };
-  const nowNs = await nodeClockReader(node);
+  // Only a node of rclnodejs itself has native handles (its clock's among them) to hand to the binding.
+  const native = (node.getClock() as unknown as { handle?: unknown }).handle !== undefined ? await rclNative() : null;
+  const nowNs = nodeClockReader(node, native);
+  const takeRaw = typeof native?.rclTakeRaw === 'function' ? native.rclTakeRaw : null;
   const transport: Transport = {
     namespace: node.namespace(),
     publisher<T>(topic: string, type: MessageTypeName, qos: QoS): Publisher<T> {
@@ -275,23 +313,40 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
       };
     },
     subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void {
-      // isRaw: rcl_take_serialized_message, handed over as a Buffer of the CDR bytes (a copy rclnodejs owns).
-      const sub = node.createSubscription(rclType(type), topic, { qos: toRclQoS(rcl, qos), isRaw: true }, (message: unknown) =>
-        onBytes(message as Buffer),
-      );
-      return () => node.destroySubscription(sub);
+      // isRaw: rcl_take_serialized_message, handed over as a Buffer of the CDR bytes (a copy rclnodejs owns and
+      // never reads again), whose memory is freed as soon as the callback is done with it (lent-bytes.ts).
+      const lend = (bytes: Buffer): void => {
+        try {
+          onBytes(bytes);
+        } finally {
+          releaseBytes(bytes);
+        }
+      };
+      // rclnodejs takes one message per subscription each time its executor wakes; the rest of the queue is taken
+      // here, up to its depth, so that a burst (a simulator's IMU at 250 Hz) is not dropped from a best-effort
+      // queue of 5 while the executor goes round again.
+      const take = (message: unknown): void => {
+        lend(message as Buffer);
+        for (let left = takeRaw ? qos.depth - 1 : 0; left > 0 && !sub.isDestroyed(); left--) {
+          const more = takeRaw!((sub as unknown as { handle: unknown }).handle);
+          if (more === undefined) return;
+          lend(more);
+        }
+      };
+      const sub = changingEntities(() => node.createSubscription(rclType(type), topic, { qos: toRclQoS(rcl, qos), isRaw: true }, take));
+      return () => changingEntities(() => node.destroySubscription(sub));
     },
     subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
-      const sub = node.createSubscription(rclType(type), topic, { qos: toRclQoS(rcl, qos), enableTypedArray: true }, (message: unknown) =>
-        onMessage(message as T),
+      const sub = changingEntities(() =>
+        node.createSubscription(rclType(type), topic, { qos: toRclQoS(rcl, qos), enableTypedArray: true }, (message: unknown) => onMessage(message as T)),
       );
-      return () => node.destroySubscription(sub);
+      return () => changingEntities(() => node.destroySubscription(sub));
     },
     timer(periodMs: number, tick: () => void): () => void {
-      const timer = node.createTimer(BigInt(Math.max(1, Math.round(periodMs * 1e6))), () => tick());
+      const timer = changingEntities(() => node.createTimer(BigInt(Math.max(1, Math.round(periodMs * 1e6))), () => tick()));
       return () => {
         timer.cancel();
-        node.destroyTimer(timer);
+        changingEntities(() => node.destroyTimer(timer));
       };
     },
     wallTimer(periodMs: number, tick: () => void): () => void {
@@ -340,8 +395,10 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
       const result = parameter ? node.setParameter(parameter) : { successful: false, reason: `unsupported value for ${name}` };
       if (!result.successful) log.warn(`could not set ${name}: ${result.reason}`);
     },
+    spin: (): void => node.spin(SPIN_TIMEOUT_MS),
     shutdown(): void {
-      node.destroy();
+      // The executor's thread is joined on shutdown once its rcl_wait returns.
+      changingEntities(() => node.destroy());
       if (!rcl.isShutdown()) rcl.shutdown();
     },
   };

@@ -54,6 +54,6 @@ export async function runNode(argv: string[], running: Running): Promise<number>
 
   const node = await startNode(loaded.rcl, argv);
   running.stop = () => node.stop();
-  node.ros.node.spin();
+  node.ros.spin();
   return -1; // keep running: spin() drives the node from the event loop
 }

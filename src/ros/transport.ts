@@ -53,7 +53,11 @@ export interface Transport {
    * objects built field by field by the client library.
    */
   rawPublisher(topic: string, type: MessageTypeName, qos: QoS): RawPublisher;
-  /** Like subscribe(), with each message's CDR bytes; they are the callback's only for the call's duration. */
+  /**
+   * Like subscribe(), with each message's CDR bytes; they are the callback's only for the call's duration: the
+   * transport may free them once it returns (every view of them then reads as empty), so whatever outlives the
+   * call is copied out of them.
+   */
   subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void;
   /** Calls `tick` every `periodMs` until the returned function is called. */
   timer(periodMs: number, tick: () => void): () => void;

@@ -132,20 +132,24 @@ export function fakeRclnodejs() {
       };
     }
     createSubscription(type: string, topic: string, options: Record<string, unknown>, callback: (m: unknown) => void) {
+      calls.push(`createSubscription ${topic}`);
       const sub = { type, topic, options, callback, destroyed: false };
       state.subscriptions.push(sub);
       return sub;
     }
     destroySubscription(sub: { destroyed: boolean }): void {
+      calls.push('destroySubscription');
       sub.destroyed = true;
     }
     createTimer(period: bigint, callback: () => void, clock: FakeClock | null = null) {
       // Without a clock rclnodejs times it on the node clock (ROS time, /clock under use_sim_time).
+      calls.push('createTimer');
       const timer = { period, callback, clock, cancelled: false, destroyed: false, cancel: () => (timer.cancelled = true) };
       state.timers.push(timer);
       return timer;
     }
     destroyTimer(timer: { destroyed: boolean }): void {
+      calls.push('destroyTimer');
       timer.destroyed = true;
     }
     now() {
@@ -157,6 +161,14 @@ export function fakeRclnodejs() {
     }
     destroy(): void {
       calls.push('destroy');
+    }
+    /** rclnodejs's guard condition: its trigger ends the executor's wait. */
+    createGuardCondition(callback: () => void) {
+      calls.push('createGuardCondition');
+      return { callback, trigger: () => calls.push('trigger') };
+    }
+    spin(timeout?: number): void {
+      calls.push(`spin ${timeout}`);
     }
   }
   const rcl = {
