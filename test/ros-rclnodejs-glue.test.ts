@@ -233,6 +233,60 @@ describe('rclnodejs glue', () => {
     expect(small.byteLength).toBe(700);
   });
 
+  it("takes the rest of a raw subscription's queue, up to its depth, each freed after its callback", async () => {
+    const fake = fakeRclnodejs();
+    const queue: Buffer[] = [];
+    const taken: unknown[] = [];
+    const binding = {
+      rclTakeRaw: (handle: unknown) => {
+        taken.push(handle);
+        return queue.shift();
+      },
+    };
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const ros = await startRosNode(fake.rcl as any, ['node', 'main.js'], { ROS_DISTRO: 'humble' }, binding);
+    const seen: number[] = [];
+    const kept: Uint8Array[] = [];
+    ros.transport.subscribeRaw('imu', 'sensor_msgs/msg/Imu', sensorDataQoS, (b) => {
+      seen.push(b[0]!);
+      kept.push(b);
+    });
+    const sub = fake.state.subscriptions[fake.state.subscriptions.length - 1]! as (typeof fake.state.subscriptions)[number] & { handle?: unknown; isDestroyed?: () => boolean };
+    sub.handle = 'imu-handle';
+    sub.isDestroyed = () => sub.destroyed;
+    const message = (i: number, size = 700): Buffer => Buffer.alloc(size, i);
+    // Three waiting behind the one rclnodejs took: all four in this wake, then the queue is empty.
+    queue.push(message(2), message(3), message(4));
+    sub.callback(message(1));
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(taken).toEqual(['imu-handle', 'imu-handle', 'imu-handle', 'imu-handle']);
+    // Never more than the queue's depth in one wake (SensorDataQoS: 5), so one busy topic cannot hold the executor.
+    queue.push(...[6, 7, 8, 9, 10, 11].map((i) => message(i)));
+    seen.length = 0;
+    sub.callback(message(5));
+    expect(seen).toEqual([5, 6, 7, 8, 9]);
+    expect(queue).toHaveLength(2);
+    // Large ones are freed after their own callback.
+    queue.length = 0;
+    kept.length = 0;
+    queue.push(message(13, 100_000));
+    sub.callback(message(12, 100_000));
+    expect(kept.map((b) => b.byteLength)).toEqual([0, 0]);
+    // A callback that ends the subscription (a reload) stops the taking.
+    queue.push(message(15), message(16));
+    seen.length = 0;
+    const stop = ros.transport.subscribeRaw('imu2', 'sensor_msgs/msg/Imu', sensorDataQoS, (b) => {
+      seen.push(b[0]!);
+      stop();
+    });
+    const sub2 = fake.state.subscriptions[fake.state.subscriptions.length - 1]! as typeof sub;
+    sub2.handle = 'imu2-handle';
+    sub2.isDestroyed = () => sub2.destroyed;
+    sub2.callback(message(14));
+    expect(seen).toEqual([14]);
+    expect(queue).toHaveLength(2);
+  });
+
   it('leaves the /rosout publisher to rcl where rcl_node_init creates it (up to Iron), to rclnodejs from Jazzy on', async () => {
     for (const [distro, rclnodejsRegisters] of [['humble', false], ['iron', false], ['jazzy', true], ['kilted', true], [undefined, true]] as const) {
       const { state } = await start([], distro ? { ROS_DISTRO: distro } : {});

@@ -26,7 +26,7 @@ export const NODE_NAME = 'body_bridge';
 export const SPIN_TIMEOUT_MS = 100;
 
 /** rclnodejs's native binding, as far as this file reads it. */
-interface RclNative {
+export interface RclNative {
   clockGetNow?: (clockHandle: unknown) => bigint;
   /** rcl_take_serialized_message into a new Buffer; undefined when nothing is waiting. */
   rclTakeRaw?: (subscriptionHandle: unknown) => Buffer | undefined;
@@ -202,7 +202,13 @@ export interface RosNode {
 }
 
 /** rcl init with the process's ROS arguments, the node, its parameters and a Transport over it. */
-export async function startRosNode(rcl: RclModule, argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): Promise<RosNode> {
+export async function startRosNode(
+  rcl: RclModule,
+  argv: readonly string[] = process.argv,
+  env: NodeJS.ProcessEnv = process.env,
+  /** rclnodejs's native binding; by default the one rclnodejs loaded, for a node of rclnodejs itself. */
+  binding?: RclNative | null,
+): Promise<RosNode> {
   // rcl sees the whole command line, so remapping, __ns, __node, --params-file and --log-level apply.
   await rcl.init(undefined, [...argv]);
   // main.ts stops the bridge before shutting rcl down.
@@ -288,7 +294,7 @@ export async function startRosNode(rcl: RclModule, argv: readonly string[] = pro
     return pub;
   };
   // Only a node of rclnodejs itself has native handles (its clock's among them) to hand to the binding.
-  const native = (node.getClock() as unknown as { handle?: unknown }).handle !== undefined ? await rclNative() : null;
+  const native = binding !== undefined ? binding : (node.getClock() as unknown as { handle?: unknown }).handle !== undefined ? await rclNative() : null;
   const nowNs = nodeClockReader(node, native);
   const takeRaw = typeof native?.rclTakeRaw === 'function' ? native.rclTakeRaw : null;
   const transport: Transport = {
