@@ -6,6 +6,7 @@
 //   node live-floor.js many relay:<type>:<from>:<to> sink:<type>:<topic> ...   (bench/live-sim.ts: every stream of a simulation in one node)
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tfMessageWriter } from '../src/cdr/tf-message.js';
 import { releaseBytes } from '../src/ros/lent-bytes.js';
 import { loadRclnodejs, SPIN_TIMEOUT_MS } from '../src/ros/rclnodejs-transport.js';
 
@@ -63,6 +64,23 @@ async function main(): Promise<void> {
       if (release) releaseBytes(bytes);
     });
   }
+  // LIVE_FLOOR_TF=TOPIC:N:HZ: also publishes a TFMessage of N transforms on TOPIC at HZ (made once, stamped
+  // anew), as the node publishes /tf from the joint_states it takes: what sending the node's output costs an
+  // rclnodejs node, apart from computing it.
+  const [tfTopic, tfCount, tfHz] = (process.env.LIVE_FLOOR_TF ?? '').split(':');
+  let tfTimer: ReturnType<typeof setInterval> | null = null;
+  if (tfTopic && Number(tfCount) > 0 && Number(tfHz) > 0) {
+    const reliable = new rcl.QoS(rcl.QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST, 100, rcl.QoS.ReliabilityPolicy.RMW_QOS_POLICY_RELIABILITY_RELIABLE);
+    const tfPub = node.createPublisher('tf2_msgs/msg/TFMessage', tfTopic, { qos: reliable });
+    const writeTf = tfMessageWriter();
+    const transform = { translation: { x: 0.001, y: 0, z: 0.05 }, rotation: { x: 0, y: 0, z: 0.1, w: 0.995 } };
+    const frames = Array.from({ length: Number(tfCount) }, (_, i) => ({ frame_id: i === 0 ? 'BASE' : `J${i}`, child_frame_id: `J${i + 1}` }));
+    tfTimer = setInterval(() => {
+      const ns = process.hrtime.bigint();
+      const stamp = { sec: Number(ns / 1_000_000_000n), nanosec: Number(ns % 1_000_000_000n) };
+      tfPub.publish(Buffer.from(writeTf(frames.map((f) => ({ header: { stamp, frame_id: f.frame_id }, child_frame_id: f.child_frame_id, transform })))));
+    }, 1000 / Number(tfHz));
+  }
   // LIVE_FLOOR_TIMERS=N: N wall timers (each every 0.25–2 s, as the node's watches), doing nothing: what entities
   // in a node's wait set that rarely fire cost per message.
   const steady = new rcl.Clock(rcl.ClockType.STEADY_TIME);
@@ -74,6 +92,7 @@ async function main(): Promise<void> {
   if (loadedModules.length > 0) process.stderr.write(`live-floor: ${loadedModules.length} module(s) loaded\n`);
   const stop = (): void => {
     for (const t of timers) t.cancel();
+    if (tfTimer) clearInterval(tfTimer);
     void steady;
     node.destroy();
     rcl.shutdown();

@@ -214,7 +214,12 @@ async function main(): Promise<void> {
       const toBb = node.createPublisher('sensor_msgs/msg/JointState', `${A}/joint_states`);
       const toRsp = node.createPublisher('sensor_msgs/msg/JointState', `${B}/joint_states`);
       const F = `/${tag}${run}_floor`;
-      const floor = start(process.execPath, [...NODE_FLAGS, FLOOR, 'sink', 'sensor_msgs/msg/JointState', `${F}/joint_states`], jsEnv);
+      // LIVE_FLOOR_TF=1: the floor also sends a /tf of the node's size at its rate, subscribed here as /tf is
+      // (what sending the node's output costs, apart from computing it).
+      const floorTf = process.env.LIVE_FLOOR_TF === '1' ? `${F}/tf` : null;
+      if (floorTf) node.createSubscription('tf2_msgs/msg/TFMessage', floorTf, { qos: new rcl.QoS(1, 100, 1, 2), isRaw: true }, () => undefined);
+      const floorEnv = floorTf ? { ...jsEnv, LIVE_FLOOR_TF: `${floorTf}:${JOINTS}:20` } : jsEnv;
+      const floor = start(process.execPath, [...NODE_FLAGS, FLOOR, 'sink', 'sensor_msgs/msg/JointState', `${F}/joint_states`], floorEnv);
       procs.push(floor);
       const toFloor = node.createPublisher('sensor_msgs/msg/JointState', `${F}/joint_states`);
       const names = Array.from({ length: JOINTS }, (_, i) => `J${i + 1}`);
