@@ -294,7 +294,8 @@ export async function startRosNode(
     return pub;
   };
   // Only a node of rclnodejs itself has native handles (its clock's among them) to hand to the binding.
-  const native = binding !== undefined ? binding : (node.getClock() as unknown as { handle?: unknown }).handle !== undefined ? await rclNative() : null;
+  const ofRclnodejs = (node.getClock() as unknown as { handle?: unknown }).handle !== undefined;
+  const native = binding !== undefined ? binding : ofRclnodejs ? await rclNative() : null;
   const nowNs = nodeClockReader(node, native);
   const takeRaw = typeof native?.rclTakeRaw === 'function' ? native.rclTakeRaw : null;
   const transport: Transport = {
