@@ -53,6 +53,21 @@ const REPEAT = Math.max(1, Number(process.env.LIVE_REPEAT ?? 1));
  */
 const MALLOC_TUNED = process.env.LIVE_MALLOC_TUNABLES !== '0';
 
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const round1 = (x: number): number => Math.round(x * 10) / 10;
+
+function largestGapMs(stamps: Iterable<bigint>): number {
+  const sorted = [...stamps].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let largest = 0n;
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]! - sorted[i - 1]! > largest) largest = sorted[i]! - sorted[i - 1]!;
+  return round1(Number(largest) / 1e6);
+}
+
 function chainBody(): string {
   const axes = ['Z', 'Y', 'X'];
   const links = [`  - { name: BASE, joint_type: fixed, mass: 1.0, center_of_mass: [0, 0, 0], inertia: [0.01, 0, 0, 0.01, 0, 0.01] }`];
@@ -192,10 +207,23 @@ async function main(): Promise<void> {
     return p;
   };
   const tfCount = { bb: 0, rs: 0 };
+  // Each /tf's stamp (its first transform's, at byte 8) → how long after that stamp it arrived here (ms): the
+  // joint_states carry the wall time they were sent at, so this is the message's whole trip, and the stamps say
+  // whether both published on the same joint_states messages.
+  const tfArrivals = { bb: new Map<bigint, number>(), rs: new Map<bigint, number>() };
+  const arrival = (b: Buffer, into: Map<bigint, number>): void => {
+    const stamp = BigInt(b.readInt32LE(8)) * 1_000_000_000n + BigInt(b.readUInt32LE(12));
+    into.set(stamp, Number(BigInt(Date.now()) * 1_000_000n - stamp) / 1e6);
+  };
   // Counted on the bytes: the first transform's frame id starts at byte 20 (header, count, stamp, length).
   node.createSubscription('tf2_msgs/msg/TFMessage', '/tf', { qos: new rcl.QoS(1, 100, 1, 2), isRaw: true }, (b: Buffer) => {
-    if (b[20] === 0x62 && b[21] === 0x62 && b[22] === 0x2f) tfCount.bb++;
-    else if (b[20] === 0x72 && b[21] === 0x73 && b[22] === 0x2f) tfCount.rs++;
+    if (b[20] === 0x62 && b[21] === 0x62 && b[22] === 0x2f) {
+      tfCount.bb++;
+      arrival(b, tfArrivals.bb);
+    } else if (b[20] === 0x72 && b[21] === 0x73 && b[22] === 0x2f) {
+      tfCount.rs++;
+      arrival(b, tfArrivals.rs);
+    }
   });
   try {
     const tfCase = async (run: string): Promise<void> => {
@@ -242,6 +270,8 @@ async function main(): Promise<void> {
         return tfCount.bb > 0 && tfCount.rs > 0 ? true : undefined;
       }, () => bb.output() + peer.output());
       await paced(1000, 2, send);
+      tfArrivals.bb.clear();
+      tfArrivals.rs.clear();
       const before = {
         bb: cpuSeconds(bb.child.pid!),
         rs: cpuSeconds(peer.child.pid!),
@@ -263,7 +293,18 @@ async function main(): Promise<void> {
         floorCpuS: cpuSeconds(floor.child.pid!) - before.floor,
         floorThreads: threadDelta(threadCpuSeconds(floor.child.pid!), before.floorThreads),
         sent,
-        received: { '/tf from body_bridge': tfCount.bb - before.tf.bb, '/tf from robot_state_publisher': tfCount.rs - before.tf.rs },
+        received: {
+          '/tf from body_bridge': tfCount.bb - before.tf.bb,
+          '/tf from robot_state_publisher': tfCount.rs - before.tf.rs,
+          // robot_state_publisher publishes on the first message 50 ms past the last one it published on; a node
+          // that took that message late, or lost it, shows a longer gap here (and a longer trip below).
+          'largest gap between /tf stamps ms, body_bridge': largestGapMs(tfArrivals.bb.keys()),
+          'robot_state_publisher': largestGapMs(tfArrivals.rs.keys()),
+          'ms from stamp to /tf here, body_bridge median': round1(median([...tfArrivals.bb.values()])),
+          'robot_state_publisher median': round1(median([...tfArrivals.rs.values()])),
+          'body_bridge max': round1(Math.max(...tfArrivals.bb.values())),
+          'robot_state_publisher max': round1(Math.max(...tfArrivals.rs.values())),
+        },
         faults: { node: pageFaults(bb.child.pid!) - before.faults.node, peer: pageFaults(peer.child.pid!) - before.faults.peer, floor: pageFaults(floor.child.pid!) - before.faults.floor },
       });
       await stop(bb);
@@ -381,11 +422,6 @@ async function main(): Promise<void> {
     );
   }
   if (REPEAT > 1) {
-    const median = (xs: number[]): number => {
-      const sorted = [...xs].sort((a, b) => a - b);
-      const mid = sorted.length >> 1;
-      return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-    };
     lines.push('', '| case | runs | node / peer (median, range) | node / floor (median, range) |', '|---|---|---|---|');
     for (const name of [...new Set(results.map((r) => r.name))]) {
       const runs = results.filter((r) => r.name === name);

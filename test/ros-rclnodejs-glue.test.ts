@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { paramSpecs } from '../src/ros/params.js';
-import { SPIN_TIMEOUT_MS, startRosNode } from '../src/ros/rclnodejs-transport.js';
+import { MAX_HOLD_SYNCS, SPIN_TIMEOUT_MS, startRosNode, waitSetOf } from '../src/ros/rclnodejs-transport.js';
 import { latchedQoS, sensorDataQoS } from '../src/ros/transport.js';
 import { fakeRclnodejs } from './support/fake-rclnodejs.js';
 import { projectRoot } from './support/oracle.js';
@@ -285,6 +285,97 @@ describe('rclnodejs glue', () => {
     sub2.callback(message(14));
     expect(seen).toEqual([14]);
     expect(queue).toHaveLength(2);
+  });
+
+  it("holds a raw subscription out of the executor's wait set for the quiet period its callback returns, when that skips enough", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'hrtime'] });
+    try {
+      const { state, ros, calls } = await start();
+      const node = state.node as unknown as { _subscriptions: unknown[] };
+      let quiet = 40;
+      const seen: number[] = [];
+      const stop = ros.transport.subscribeRaw('joint_states', 'sensor_msgs/msg/JointState', sensorDataQoS, (b) => {
+        seen.push(b[0]!);
+        return quiet;
+      });
+      const sub = state.subscriptions[state.subscriptions.length - 1]!;
+      // The first wake has no pace to go by; at one message a millisecond, 40 ms skips 40 of them: held.
+      sub.callback(Buffer.alloc(700, 1));
+      expect(node._subscriptions).toContain(sub);
+      vi.advanceTimersByTime(1);
+      const from = calls.length;
+      sub.callback(Buffer.alloc(700, 2));
+      expect(node._subscriptions).not.toContain(sub);
+      // Left from inside the callback, where the executor's thread waits outside rcl_wait: no wake needed.
+      expect(calls.slice(from)).toEqual(['syncHandles 0']);
+      vi.advanceTimersByTime(39);
+      expect(node._subscriptions).not.toContain(sub);
+      vi.advanceTimersByTime(1);
+      // Back for the next message, the executor's wait ended first (its lock holds the sync).
+      expect(node._subscriptions).toContain(sub);
+      expect(calls.slice(from + 1)).toEqual(['trigger', 'syncHandles 1']);
+      // The wake that ends a hold does not count the hold's 40 ms as the pace (a mean of ~6 ms would make a 5 ms
+      // hold skip less than one message): still one message a millisecond, so 5 ms is worth holding.
+      quiet = 5;
+      sub.callback(Buffer.alloc(700, 3));
+      expect(node._subscriptions).not.toContain(sub);
+      vi.advanceTimersByTime(5);
+      expect(node._subscriptions).toContain(sub);
+      // Too short to pay for itself at this pace (2 ms: two messages).
+      quiet = 2;
+      vi.advanceTimersByTime(1);
+      sub.callback(Buffer.alloc(700, 4));
+      expect(node._subscriptions).toContain(sub);
+      // Nothing asked: nothing held.
+      quiet = undefined as unknown as number;
+      vi.advanceTimersByTime(1);
+      sub.callback(Buffer.alloc(700, 5));
+      expect(node._subscriptions).toContain(sub);
+      expect(seen).toEqual([1, 2, 3, 4, 5]);
+      // Ended while held: back in the list for rclnodejs to take out and destroy, no timer left behind.
+      quiet = 40;
+      vi.advanceTimersByTime(1);
+      sub.callback(Buffer.alloc(700, 6));
+      expect(node._subscriptions).not.toContain(sub);
+      stop();
+      expect(sub.destroyed).toBe(true);
+      expect(node._subscriptions).not.toContain(sub);
+      expect(vi.getTimerCount()).toBe(0);
+      // Shut down while one is held: the hold's timer goes with the node.
+      const stop2 = ros.transport.subscribeRaw('joint_states', 'sensor_msgs/msg/JointState', sensorDataQoS, () => 40);
+      const sub2 = state.subscriptions[state.subscriptions.length - 1]!;
+      sub2.callback(Buffer.alloc(700));
+      vi.advanceTimersByTime(1);
+      sub2.callback(Buffer.alloc(700));
+      expect(node._subscriptions).not.toContain(sub2);
+      ros.shutdown();
+      expect(vi.getTimerCount()).toBe(0);
+      expect(node._subscriptions).toContain(sub2);
+      void stop2;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("never holds where rclnodejs's wait set is not a node's _subscriptions, and stops holding before its sync count could overflow", () => {
+    expect(waitSetOf({})).toBeNull();
+    expect(waitSetOf({ _subscriptions: [] })).toBeNull();
+    const syncs: number[] = [];
+    const node = { _subscriptions: ['a'] as unknown[], syncHandles: () => syncs.push(1) };
+    const waitSet = waitSetOf(node)!;
+    expect(waitSet.leave('b')).toBe(false);
+    expect(waitSet.leave('a')).toBe(true);
+    expect(node._subscriptions).toEqual([]);
+    waitSet.rejoin('a');
+    waitSet.rejoin('a');
+    expect(node._subscriptions).toEqual(['a']);
+    expect(syncs).toHaveLength(2);
+    // uv_sem_post aborts past 2^31 - 1 posts nobody took: holds stop at 2^30 syncs.
+    expect(MAX_HOLD_SYNCS).toBeLessThan(2 ** 31 - 1);
+    const capped = waitSetOf({ _subscriptions: ['a'], syncHandles: () => undefined }, 3)!;
+    expect(capped.leave('a')).toBe(true);
+    capped.rejoin('a');
+    expect(capped.leave('a')).toBe(false);
   });
 
   it('leaves the /rosout publisher to rcl where rcl_node_init creates it (up to Iron), to rclnodejs from Jazzy on', async () => {

@@ -255,6 +255,70 @@ export function handleJointState(
   return { publish, issues };
 }
 
+/**
+ * How fast joint_states stamps advance against wall time, from the last two messages that published: a simulation
+ * may run faster or slower than real time, and quietPeriodMs turns stamp time into wall time with it.
+ */
+export interface StampPace {
+  /** Stamp and wall time (ns) of the last message that published, or null. */
+  last: { stampNs: bigint; wallNs: bigint } | null;
+  /** Stamp ns per wall ns over the last two such messages, or null (not measured, or not usable). */
+  rate: number | null;
+  /** The least recent stamp in lastPublished as of the throttle's `version` (-1: not worked out). */
+  leastRecent: { version: number; ns: bigint | null };
+}
+
+export const newStampPace = (): StampPace => ({ last: null, rate: null, leastRecent: { version: -1, ns: null } });
+
+/** Records a message that published /tf, stamped `stampNs`, handled at wall time `wallNs`. */
+export function notePublished(pace: StampPace, stampNs: bigint, wallNs: bigint): void {
+  const last = pace.last;
+  const wall = last === null ? 0n : wallNs - last.wallNs;
+  pace.rate = last !== null && wall >= QUIET_MIN_PACE_SPAN_NS && stampNs > last.stampNs ? Number(stampNs - last.stampNs) / Number(wall) : null;
+  pace.last = { stampNs, wallNs };
+}
+
+/** The pace is measured over at least this much wall time (a burst handled in one go says nothing about it). */
+export const QUIET_MIN_PACE_SPAN_NS = 1_000_000n;
+/** Stamps faster than this many times wall time: no quiet period (a replay at full speed, a clock gone wild). */
+export const QUIET_MAX_RATE = 50;
+/** The quiet period ends this share of the time to the next publish early, and QUIET_MARGIN_MS more. */
+export const QUIET_SHARE = 0.9;
+export const QUIET_MARGIN_MS = 2;
+/** Never longer than this, whatever publish_frequency says: the node's other watches see joint_states often enough. */
+export const QUIET_MAX_MS = 100;
+
+/**
+ * For how many ms of wall time after the message stamped `stampNs` no joint_states message can make /tf publish
+ * under handleJointState's rule (Transport.subscribeRaw's quiet period), or 0. A message publishes once its stamp
+ * reaches the least recent cached stamp of its joints plus the publish interval, so none can before the least
+ * recent over every joint published so far plus the interval. Stamp time becomes wall time at the measured pace
+ * (at least real time, so a simulation slower than real time only shortens it). None while the stamps run ahead
+ * of the node clock by half an interval (robot_state_publisher also measures against the clock then), nor with
+ * ignore_timestamp (every message publishes). What it leaves out: a message naming joints never seen before
+ * (a second publisher starting) waits for the period's end, at most one publish interval.
+ */
+export function quietPeriodMs(
+  state: ThrottleState,
+  pace: StampPace,
+  stampNs: bigint,
+  nowNs: bigint,
+  options: { publishFrequency: number; ignoreTimestamp: boolean },
+): number {
+  const interval = publishIntervalNs(options.publishFrequency);
+  if (options.ignoreTimestamp || interval === 0n || pace.rate === null || pace.rate > QUIET_MAX_RATE) return 0;
+  if (state.jumpedFrom !== null || state.lastPublished.size === 0 || stampNs - nowNs >= interval / 2n) return 0;
+  if (pace.leastRecent.version !== state.version) {
+    let least: bigint | null = null;
+    for (const t of state.lastPublished.values()) if (least === null || t < least) least = t;
+    pace.leastRecent = { version: state.version, ns: least };
+  }
+  const untilNs = pace.leastRecent.ns! + interval - stampNs;
+  if (untilNs <= 0n) return 0;
+  const ms = (Number(untilNs) / 1e6 / Math.max(1, pace.rate)) * QUIET_SHARE - QUIET_MARGIN_MS;
+  return ms > 0 ? Math.min(ms, QUIET_MAX_MS, Number(interval) / 1e6) : 0;
+}
+
 /** How many kinds of warning the throttle remembers; beyond that, expired and then oldest kinds are forgotten. */
 export const MAX_WARNING_KINDS = 256;
 

@@ -5,8 +5,9 @@
 import type { MessageTypeName, Time } from '../messages/messages.js';
 import { releaseBytes } from './lent-bytes.js';
 import { qosMismatch } from './qos.js';
+import { forgetLastWake, holdWorthIt, newWakePace, noteWake, type WakePace } from './quiet-hold.js';
 import { fullyQualifiedName } from './ros-args.js';
-import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';
+import type { Logger, Publisher, QoS, QuietMs, RawPublisher, Transport } from './transport.js';
 
 /**
  * How the memory transport turns CDR bytes into messages and back, for tests that inspect what a raw
@@ -51,6 +52,10 @@ interface Subscription {
   active: boolean;
   /** Takes CDR bytes (subscribeRaw). */
   raw: boolean;
+  /** How often it wakes (raw subscriptions, which may ask for a quiet period). */
+  pace: WakePace;
+  /** While held (quiet-hold.ts): what arrived meanwhile, the newest qos.depth of it, and the hold's timer. */
+  held: { queue: Uint8Array[]; untilNs: bigint; end: () => void } | null;
 }
 
 interface ManualTimer {
@@ -78,6 +83,8 @@ export interface MemoryTransport extends Transport {
    * without one); an object subscription gets a Uint8Array decoded by the codec.
    */
   inject(topic: string, message: unknown, publisherQoS?: QoS): number;
+  /** How many messages on `topic` its subscriptions have taken (what a held one never took is not counted). */
+  taken(topic: string): number;
   /** Publishers and subscriptions ever created, in creation order. */
   topics(): TopicInfo[];
   /** Number of active subscriptions and timers (to check that stop functions release everything). */
@@ -171,6 +178,40 @@ export function createMemoryTransport(
     wallNs = wallStart + span;
   };
 
+  // A raw subscription is held as rclnodejs's transport holds one: once a message's quiet period would skip
+  // enough messages at the pace they have been arriving on the wall clock. What arrives meanwhile waits in a queue
+  // that keeps the newest qos.depth (KEEP_LAST), delivered in one go when the period ends.
+  const takenByTopic = new Map<string, number>();
+  const countTaken = (s: Subscription): void => void takenByTopic.set(s.topic, (takenByTopic.get(s.topic) ?? 0) + 1);
+  const deliverRaw = (s: Subscription, bytes: Uint8Array, wake: boolean): QuietMs => {
+    countTaken(s);
+    if (wake) noteWake(s.pace, wallNs);
+    return (s.onMessage as (b: Uint8Array) => QuietMs)(bytes);
+  };
+  const holdIfWorthIt = (s: Subscription, quiet: QuietMs): void => {
+    if (typeof quiet !== 'number' || !s.active || s.held !== null || !holdWorthIt(s.pace, quiet)) return;
+    const stop = addTimer(quiet, () => endHold(s), true);
+    s.held = { queue: [], untilNs: wallNs + BigInt(Math.round(quiet * 1e6)), end: stop };
+  };
+  const endHold = (s: Subscription): void => {
+    const held = s.held;
+    if (held === null) return;
+    held.end();
+    s.held = null;
+    forgetLastWake(s.pace);
+    let quiet: QuietMs = undefined;
+    held.queue.forEach((bytes, i) => {
+      if (!s.active) return;
+      try {
+        quiet = deliverRaw(s, bytes, i === 0);
+      } finally {
+        // The queue's own copies, freed after the callback as rclnodejs's transport frees what it takes.
+        releaseBytes(bytes);
+      }
+    });
+    holdIfWorthIt(s, quiet);
+  };
+
   const asDelivered = (s: Subscription, message: unknown): unknown => {
     const isBytes = message instanceof Uint8Array;
     if (s.raw === isBytes) return message;
@@ -213,17 +254,19 @@ export function createMemoryTransport(
         },
       };
     },
-    subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void {
+    subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => QuietMs): () => void {
       topicList.push({ topic, type, qos, direction: 'subscribe' });
-      const sub: Subscription = { topic, type, qos, onMessage: onBytes as (m: unknown) => void, active: true, raw: true };
+      const sub: Subscription = { topic, type, qos, onMessage: onBytes as (m: unknown) => void, active: true, raw: true, pace: newWakePace(), held: null };
       subscriptions.push(sub);
       return () => {
         sub.active = false;
+        sub.held?.end();
+        sub.held = null;
       };
     },
     subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
       topicList.push({ topic, type, qos, direction: 'subscribe' });
-      const sub: Subscription = { topic, type, qos, onMessage: onMessage as (m: unknown) => void, active: true, raw: false };
+      const sub: Subscription = { topic, type, qos, onMessage: onMessage as (m: unknown) => void, active: true, raw: false, pace: newWakePace(), held: null };
       subscriptions.push(sub);
       return () => {
         sub.active = false;
@@ -249,8 +292,20 @@ export function createMemoryTransport(
       for (const s of receivers) {
         if (!s.active) continue;
         const delivered = asDelivered(s, message);
+        // A hold ends with wall time, also where setTime moved it (which fires no timer).
+        if (s.held !== null && wallNs >= s.held.untilNs) endHold(s);
+        if (s.held !== null) {
+          // Kept as the middleware keeps it: its own copy, the oldest dropped past the queue's depth.
+          s.held.queue.push(delivered === message ? new Uint8Array(delivered as Uint8Array) : (delivered as Uint8Array));
+          if (s.held.queue.length > s.qos.depth) s.held.queue.shift();
+          continue;
+        }
         try {
-          s.onMessage(delivered);
+          if (s.raw) holdIfWorthIt(s, deliverRaw(s, delivered as Uint8Array, true));
+          else {
+            countTaken(s);
+            s.onMessage(delivered);
+          }
         } finally {
           // Bytes encoded here are freed after the callback, as rclnodejs's transport frees the Buffers it takes.
           if (delivered !== message && delivered instanceof Uint8Array) releaseBytes(delivered);
@@ -258,6 +313,7 @@ export function createMemoryTransport(
       }
       return receivers.length;
     },
+    taken: (topic) => takenByTopic.get(topic) ?? 0,
     topics: () => [...topicList],
     active: () => ({
       subscriptions: subscriptions.filter((s) => s.active).length,

@@ -8,7 +8,8 @@ import type { MessageTypeName, Time } from '../messages/messages.js';
 import { releaseBytes } from './lent-bytes.js';
 import { type ParamKind, type ParamValue, paramSpecs, specOf } from './params.js';
 import { fullyQualifiedName, parameterOverrides, parseRosArgs } from './ros-args.js';
-import type { Logger, Publisher, QoS, RawPublisher, Transport } from './transport.js';
+import { forgetLastWake, holdWorthIt, newWakePace, noteWake } from './quiet-hold.js';
+import type { Logger, Publisher, QoS, QuietMs, RawPublisher, Transport } from './transport.js';
 
 type RclModule = typeof Rcl;
 
@@ -169,6 +170,41 @@ export function fromParameterValue(value: unknown): unknown {
   return value;
 }
 
+/** How many handle syncs the holds may make in one process (see waitSetOf). */
+export const MAX_HOLD_SYNCS = 2 ** 30;
+
+/**
+ * Where rclnodejs's executor gets the subscriptions it waits on: HandleManager::SynchronizeHandles reads the node's
+ * `_subscriptions` array when `syncHandles()` is called, so a subscription taken out of it and synced no longer
+ * wakes the executor, and its messages wait in the middleware's queue (quiet-hold.ts). Null where rclnodejs is not
+ * built that way (another version, the tests' stand-in without it): subscriptions are then never held.
+ */
+export function waitSetOf(node: unknown, maxSyncs = MAX_HOLD_SYNCS): { leave(sub: unknown): boolean; rejoin(sub: unknown): void } | null {
+  const internals = node as { _subscriptions?: unknown; syncHandles?: unknown };
+  if (!Array.isArray(internals._subscriptions) || typeof internals.syncHandles !== 'function') return null;
+  const list = (): unknown[] => internals._subscriptions as unknown[];
+  const sync = (): void => (internals.syncHandles as () => void).call(node);
+  // Each sync posts a libuv semaphore that the executor's thread only takes when it meets a sync in progress;
+  // uv_sem_post aborts once a semaphore passes SEM_VALUE_MAX (2^31 - 1). Two syncs per hold at 20 holds a second
+  // would get there in about 600 days: holds stop well before.
+  let syncsLeft = maxSyncs;
+  return {
+    leave(sub): boolean {
+      const at = list().indexOf(sub);
+      if (at < 0 || syncsLeft < 2) return false;
+      syncsLeft -= 2;
+      list().splice(at, 1);
+      sync();
+      return true;
+    },
+    rejoin(sub): void {
+      if (list().includes(sub)) return;
+      list().push(sub);
+      sync();
+    },
+  };
+}
+
 function toRclQoS(rcl: RclModule, qos: QoS): Rcl.QoS {
   return new rcl.QoS(
     rcl.QoS.HistoryPolicy.RMW_QOS_POLICY_HISTORY_KEEP_LAST,
@@ -231,6 +267,9 @@ export async function startRosNode(
     wakeGuard.trigger();
     return change();
   };
+  const waitSet = waitSetOf(node);
+  // A held subscription's rejoin, pending on a libuv timer: run before the node goes.
+  const heldSubscriptions = new Set<() => void>();
   const expected = fullyQualifiedName(args.namespace, args.name);
   if (node.getFullyQualifiedName() !== expected) {
     logger.warn(`node is ${node.getFullyQualifiedName()}, parameters files were matched for ${expected}`);
@@ -319,29 +358,51 @@ export async function startRosNode(
           target.publish(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
       };
     },
-    subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void {
+    subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => QuietMs): () => void {
       // isRaw: rcl_take_serialized_message, handed over as a Buffer of the CDR bytes (a copy rclnodejs owns and
       // never reads again), whose memory is freed as soon as the callback is done with it (lent-bytes.ts).
-      const lend = (bytes: Buffer): void => {
+      const lend = (bytes: Buffer): QuietMs => {
         try {
-          onBytes(bytes);
+          return onBytes(bytes);
         } finally {
           releaseBytes(bytes);
         }
       };
+      const pace = newWakePace();
+      let held: NodeJS.Timeout | null = null;
       // rclnodejs takes one message per subscription each time its executor wakes; the rest of the queue is taken
       // here, up to its depth, so that a burst (a simulator's IMU at 250 Hz) is not dropped from a best-effort
       // queue of 5 while the executor goes round again.
       const take = (message: unknown): void => {
-        lend(message as Buffer);
+        noteWake(pace, process.hrtime.bigint());
+        let quiet = lend(message as Buffer);
         for (let left = takeRaw ? qos.depth - 1 : 0; left > 0 && !sub.isDestroyed(); left--) {
           const more = takeRaw!((sub as unknown as { handle: unknown }).handle);
-          if (more === undefined) return;
-          lend(more);
+          if (more === undefined) break;
+          quiet = lend(more);
         }
+        if (typeof quiet === 'number' && held === null && !sub.isDestroyed() && holdWorthIt(pace, quiet)) hold(quiet);
+      };
+      // Called from the subscription's own callback: the executor's thread waits for it to return, outside
+      // rcl_wait, so leaving the wait set needs no wake.
+      const hold = (ms: number): void => {
+        if (!waitSet?.leave(sub)) return;
+        held = setTimeout(rejoin, ms);
+        heldSubscriptions.add(rejoin);
+      };
+      const rejoin = (): void => {
+        if (held === null) return;
+        clearTimeout(held);
+        held = null;
+        heldSubscriptions.delete(rejoin);
+        forgetLastWake(pace);
+        if (!sub.isDestroyed()) changingEntities(() => waitSet?.rejoin(sub));
       };
       const sub = changingEntities(() => node.createSubscription(rclType(type), topic, { qos: toRclQoS(rcl, qos), isRaw: true }, take));
-      return () => changingEntities(() => node.destroySubscription(sub));
+      return () => {
+        rejoin();
+        changingEntities(() => node.destroySubscription(sub));
+      };
     },
     subscribe<T>(topic: string, type: MessageTypeName, qos: QoS, onMessage: (message: T) => void): () => void {
       const sub = changingEntities(() =>
@@ -404,6 +465,7 @@ export async function startRosNode(
     },
     spin: (): void => node.spin(SPIN_TIMEOUT_MS),
     shutdown(): void {
+      for (const rejoin of [...heldSubscriptions]) rejoin();
       // The executor's thread is joined on shutdown once its rcl_wait returns.
       changingEntities(() => node.destroy());
       if (!rcl.isShutdown()) rcl.shutdown();

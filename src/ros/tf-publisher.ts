@@ -10,8 +10,12 @@ import {
   handleJointState,
   type JointStateInput,
   type JointStateIssue,
+  newStampPace,
   newThrottleState,
+  notePublished,
+  quietPeriodMs,
   stampNs,
+  type StampPace,
   type ThrottleState,
 } from './joint-states.js';
 import type { NodeParams } from './params.js';
@@ -58,6 +62,7 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
   const tfStaticPub = transport.rawPublisher(TF_STATIC_TOPIC, MessageType.TFMessage, latchedQoS);
   const writeTfStatic = tfMessageWriter();
   let throttle: ThrottleState = newThrottleState();
+  let pace: StampPace = newStampPace();
   const warnGate = createWarningThrottle(WARNING_PERIOD_NS);
 
   const report = (issue: JointStateIssue): void => {
@@ -94,8 +99,21 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
     const result = handleJointState(throttle, msg, stampNs(transport.now()), jointStateOptions(s));
     for (const issue of result.issues) report(issue);
     if (!result.publish) return;
+    notePublished(pace, stampNs(msg.header.stamp), transport.wallNowNs());
     const transforms = movingTransforms(s.moving, result.publish, msg.header.stamp, params().frame_prefix);
     if (transforms.length > 0) tfPub.publish(writeTf(transforms));
+  };
+
+  // What the subscription may skip after `msg` (Transport.subscribeRaw's quiet period): /tf comes from at most
+  // publish_frequency of the messages, and every message taken costs the node more than its own work.
+  const quietAfter = (msg: JointStateInput): number => {
+    const s = options.served();
+    if (!s) return 0;
+    const p = params();
+    return quietPeriodMs(throttle, pace, stampNs(msg.header.stamp), stampNs(transport.now()), {
+      publishFrequency: p.publish_frequency,
+      ignoreTimestamp: p.ignore_timestamp,
+    });
   };
 
   const readJointState = jointStateReader();
@@ -110,6 +128,7 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
     if (options.isOwnMessage(msg.header.stamp)) return;
     options.onOtherPublisher();
     onJointState(msg);
+    return quietAfter(msg);
   });
 
   const publishStatic = (s: Served): void => {
@@ -121,6 +140,7 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
   return {
     serve(s): void {
       throttle = newThrottleState();
+      pace = newStampPace();
       publishStatic(s);
     },
     publishStatic,

@@ -16,6 +16,9 @@ export const tfQoS: QoS = { reliability: 'reliable', durability: 'volatile', dep
 /** rclcpp's SensorDataQoS: best effort, so it matches both reliable and best-effort publishers. */
 export const sensorDataQoS: QoS = { reliability: 'best_effort', durability: 'volatile', depth: 5 };
 
+/** What a raw subscriber may return: ms during which it needs no message, or nothing. */
+export type QuietMs = number | void;
+
 export interface Publisher<T> {
   readonly topic: string;
   publish(message: T): void;
@@ -57,8 +60,12 @@ export interface Transport {
    * Like subscribe(), with each message's CDR bytes; they are the callback's only for the call's duration: the
    * transport may free them once it returns (every view of them then reads as empty), so whatever outlives the
    * call is copied out of them.
+   *
+   * The callback may return a quiet period in ms: no message arriving within it can change what the subscriber
+   * does. The transport may then leave the topic untaken for that long, so its queue keeps only the newest
+   * `qos.depth` of what arrives meanwhile (quiet-hold.ts).
    */
-  subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => void): () => void;
+  subscribeRaw(topic: string, type: MessageTypeName, qos: QoS, onBytes: (bytes: Uint8Array) => QuietMs): () => void;
   /** Calls `tick` every `periodMs` until the returned function is called. */
   timer(periodMs: number, tick: () => void): () => void;
   /**

@@ -131,14 +131,21 @@ export function fakeRclnodejs() {
         },
       };
     }
+    /** What rclnodejs's executor waits on, read by syncHandles() as rclnodejs 2.2's HandleManager reads it. */
+    _subscriptions: unknown[] = [];
+    syncHandles(): void {
+      calls.push(`syncHandles ${this._subscriptions.length}`);
+    }
     createSubscription(type: string, topic: string, options: Record<string, unknown>, callback: (m: unknown) => void) {
       calls.push(`createSubscription ${topic}`);
-      const sub = { type, topic, options, callback, destroyed: false };
+      const sub = { type, topic, options, callback, destroyed: false, isDestroyed: () => sub.destroyed };
       state.subscriptions.push(sub);
+      this._subscriptions.push(sub);
       return sub;
     }
     destroySubscription(sub: { destroyed: boolean }): void {
       calls.push('destroySubscription');
+      this._subscriptions = this._subscriptions.filter((s) => s !== sub);
       sub.destroyed = true;
     }
     createTimer(period: bigint, callback: () => void, clock: FakeClock | null = null) {
