@@ -27,8 +27,9 @@ async function serve(file: string): Promise<ViewServer> {
   return s;
 }
 
-async function open(browser: Browser, url: string): Promise<{ page: Page; problems: string[] }> {
+async function open(browser: Browser, url: string, before?: (page: Page) => Promise<void>): Promise<{ page: Page; problems: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+  await before?.(page);
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('console', (m) => {
@@ -171,7 +172,13 @@ describe.skipIf(skipWithout(chromiumPeer))('body-bridge view in Chromium', () =>
   ])('%s: every visual is drawn, nothing fails to load', async (_name, rel) => {
     const server = await serve(join(corpusDir, rel));
     servers.push(server);
-    const { page, problems } = await open(browser, server.url);
+    // Meshes that come late (a loaded machine, a slow disk): the view is ready only once every one is in.
+    const slowMeshes = async (page: Page): Promise<void> =>
+      page.route(/\/view\/meshes\//, async (route) => {
+        await new Promise((r) => setTimeout(r, 400));
+        await route.continue();
+      });
+    const { page, problems } = await open(browser, server.url, slowMeshes);
     const stats = await hook(page).call((v) => v.meshStats());
     expect(stats.visuals).toBeGreaterThan(0);
     expect(stats.drawn).toBe(stats.visuals);

@@ -63,6 +63,9 @@ animate();
 // urdf-loader reads STL and COLLADA itself; OBJ (HRP4C's visuals) goes through three's OBJ and MTL loaders.
 function loadMesh(path, manager, material, done) {
   if (!/\.obj$/i.test(path)) return stlAndCollada.defaultMeshLoader(path, manager, material, done);
+  // The OBJ text comes by fetch, which the manager does not see: counted as one of its items, so that onLoad (the
+  // robot complete) waits for it, as it waits for the STL and COLLADA loaders' own.
+  manager.itemStart(path);
   fetch(path)
     .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`${path}: ${r.status}`))))
     .then(async (text) => {
@@ -81,7 +84,11 @@ function loadMesh(path, manager, material, done) {
       if (material) group.traverse((c) => { if (c.isMesh) c.material = material; });
       done(group);
     })
-    .catch((err) => done(null, err));
+    .catch((err) => {
+      manager.itemError(path);
+      done(null, err);
+    })
+    .finally(() => manager.itemEnd(path));
 }
 const stlAndCollada = new URDFLoader();
 
