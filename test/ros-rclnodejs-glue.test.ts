@@ -314,15 +314,15 @@ describe('rclnodejs glue', () => {
       // Back for the next message, the executor's wait ended first (its lock holds the sync).
       expect(node._subscriptions).toContain(sub);
       expect(calls.slice(from + 1)).toEqual(['trigger', 'syncHandles 1']);
-      // The wake that ends a hold does not count the hold's 40 ms as the pace (a mean of ~6 ms would make a 5 ms
-      // hold skip less than one message): still one message a millisecond, so 5 ms is worth holding.
-      quiet = 5;
+      // The wake that ends a hold does not count the hold's 40 ms as the pace (a mean of ~6 ms would make a 10 ms
+      // hold skip under two messages): still one message a millisecond, so 10 ms is worth holding.
+      quiet = 10;
       sub.callback(Buffer.alloc(700, 3));
       expect(node._subscriptions).not.toContain(sub);
-      vi.advanceTimersByTime(5);
+      vi.advanceTimersByTime(10);
       expect(node._subscriptions).toContain(sub);
-      // Too short to pay for itself at this pace (2 ms: two messages).
-      quiet = 2;
+      // Too short to pay for itself at this pace (5 ms: five messages).
+      quiet = 5;
       vi.advanceTimersByTime(1);
       sub.callback(Buffer.alloc(700, 4));
       expect(node._subscriptions).toContain(sub);

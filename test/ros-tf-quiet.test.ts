@@ -224,7 +224,8 @@ describe('whether a hold pays for itself', () => {
     [1, 40, true],
     [1, MIN_MESSAGES_SKIPPED, true],
     [1, MIN_MESSAGES_SKIPPED - 0.5, false],
-    [10, 43, true],
+    [5, 43, true],
+    [10, 43, false],
     [20, 43, false],
     [1, 0, false],
   ])('messages every %s ms, quiet for %s ms: %s', (gapMs, quietMs, worth) => {

@@ -6,8 +6,12 @@
 // A hold costs wakes of its own (rclnodejs syncs its handles once to leave the topic out and once to take it
 // back), so it is taken only where it saves several messages.
 
-/** A hold must skip at least this many messages at the topic's pace to be worth its own cost. */
-export const MIN_MESSAGES_SKIPPED = 4;
+/**
+ * A hold must skip at least this many messages at the topic's pace to be worth its own cost. Measured on Choreonoid's
+ * rover (joint_states at 100 Hz beside /clock, ~4 messages a hold): holding cost a little more than it saved
+ * (BENCHMARKS.md, 30 Nov 2026); at 1 kHz a hold skips ~43.
+ */
+export const MIN_MESSAGES_SKIPPED = 8;
 
 /** The pace at which a subscription's messages wake the node, measured while it is not held. */
 export interface WakePace {
