@@ -143,12 +143,14 @@ const EXPECTED: { line: RegExp; alongside?: (line: string, log: string) => boole
     alongside: (line, log) => {
       const spawner = /\[(spawner-\d+)\]/.exec(line)![1]!;
       const said = (text: string): boolean => log.includes(`[${spawner}] ${text}`);
-      return said('Fatal Python error: init_import_site: Failed to import the site module') || (said('KeyboardInterrupt') && said('ImportError: initialization failed'));
+      // CPython names its start-up stages init_*: init_import_site, init_sys_streams, ...
+      return said('Fatal Python error: init_') || (said('KeyboardInterrupt') && said('ImportError: initialization failed'));
     },
     phases: ['loading'],
     why:
       'the SIGINT reached the spawner while its Python was still starting, before its KeyboardInterrupt can end it with the signal: ' +
-      "while importing `site` CPython prints 'Fatal Python error: init_import_site' and exits with status 1 (Humble, .ci/run 29 Nov 2026); " +
+      "while importing `site` CPython prints 'Fatal Python error: init_import_site' and exits with status 1 (Humble, .ci/run 29 Nov 2026), " +
+      "while setting up sys.stdout 'Fatal Python error: init_sys_streams' (Jazzy, 30 Nov 2026); " +
       "while importing rclpy's C extension pybind11 turns the KeyboardInterrupt into 'ImportError: initialization failed', which ends " +
       'the script with status 1 (Jazzy, .ci/run 29 Nov 2026). Choreonoid and the spawners start once body_bridge serves the model, so a ' +
       'Ctrl-C at the model load can meet a spawner starting',
