@@ -206,6 +206,11 @@ def moveit_nodes(context):
             # "No controller_names specified." as an error (an empty list cannot be given as a ROS 2
             # parameter). Nothing else goes to that logger then; with execution:=true it logs as usual.
             ros_arguments=[] if execution else ['--log-level', CONTROLLER_MANAGER_LOGGER.get(distro, CONTROLLER_MANAGER_LOGGER['jazzy']) + ':=fatal'],
+            # A SIGINT while move_group loads the robot model can leave it acting on neither SIGINT nor SIGTERM
+            # (Jazzy, docs/ros.md "Ctrl-C"): launch's 5 + 5 s before SIGKILL overran the 10 s a Ctrl-C may take.
+            # Running, it ends within a second of the SIGINT.
+            sigterm_timeout='3',
+            sigkill_timeout='3',
         ), 'move_group', MOVE_GROUP_CARRIES_ON, restart_on=lambda code: code != 0),
     ]
     if is_true(get('rviz')):

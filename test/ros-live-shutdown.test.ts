@@ -123,6 +123,13 @@ const EXPECTED: { line: RegExp; alongside?: (line: string, log: string) => boole
       '"could not create publisher: rcl node\'s context is invalid" (MoveIt 2 humble, seen here), uncaught: abort',
   },
   {
+    line: /\[ERROR\] \[move_group-\d+\]: process\[move_group-\d+\] failed to terminate '[\d.]+' seconds after receiving 'SIG(INT|TERM)', escalating to 'SIG(TERM|KILL)'|\[ERROR\] \[move_group-\d+\]: process has died \[pid \d+, exit code (-9|-15),/,
+    phases: ['loading', 'loading-controllers'],
+    why:
+      'a SIGINT while move_group loads the robot model ("Loading robot model ...", Jazzy, 30 Nov 2026) left it acting on neither SIGINT nor ' +
+      "SIGTERM: launch's SIGKILL ends it, after 3 + 3 s (moveit.launch.py) instead of launch's 5 + 5, which overran the 10 s bound",
+  },
+  {
     line: /\[ERROR\] \[move_group-\d+\]: process has died \[pid \d+, exit code -2,/,
     // While the controllers load, move_group may be initialising (the entry above) or ready (this one); at the model's
     // load it may not yet have reached rclcpp::init, whose handler is the first it has.
