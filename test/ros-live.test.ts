@@ -74,6 +74,13 @@ describe.skipIf(withoutRos)('body_bridge on a live ROS 2 graph', () => {
     return p;
   };
   const bridge = (args: string[]): Proc => start(process.execPath, [mainJs, ...args]);
+  /** robot_state_publisher in namespace `ns` on `urdf`, with these parameters besides (YAML scalars as written). */
+  const robotStatePublisher = (ns: string, urdf: string, parameters: Record<string, string>): Proc => {
+    const file = join(scratch, `rsp${ns.replace(/\//g, '_')}.yaml`);
+    const lines = Object.entries(parameters).map(([k, v]) => `    ${k}: ${v}\n`).join('');
+    writeFileSync(file, `${ns}/robot_state_publisher:\n  ros__parameters:\n${lines}    robot_description: ${JSON.stringify(urdf)}\n`);
+    return start('ros2', ['run', 'robot_state_publisher', 'robot_state_publisher', '--ros-args', '-r', `__ns:=${ns}`, '--params-file', file]);
+  };
   /** Ctrl-C on a ros2 launch: SIGINT to its process group; it must end cleanly within 10 s and leave nothing. */
   const ctrlC = async (launch: Proc): Promise<void> => {
     const group = launch.child.pid!;
@@ -249,9 +256,7 @@ describe.skipIf(withoutRos)('body_bridge on a live ROS 2 graph', () => {
     const statics = collect('tf2_msgs/msg/TFMessage', '/tf_static', new rcl.QoS(1, 100, 1, 1));
     const p = bridge([pa10, '--ros-args', '-r', `__ns:=${A}`, '-p', 'frame_prefix:=bb/', '-p', 'publish_joint_states:=false', '-p', 'publish_frequency:=0.0', '-p', `mesh_dir:=${join(scratch, 'meshes-rsp')}`]);
     const urdf: string = await waitFor('robot_description', 30_000, () => descriptions[0]?.data, p.output);
-    const params = join(scratch, 'rsp.yaml');
-    writeFileSync(params, `${B}/robot_state_publisher:\n  ros__parameters:\n    frame_prefix: rsp/\n    robot_description: ${JSON.stringify(urdf)}\n`);
-    const rsp = start('ros2', ['run', 'robot_state_publisher', 'robot_state_publisher', '--ros-args', '-r', `__ns:=${B}`, '--params-file', params]);
+    const rsp = robotStatePublisher(B, urdf, { frame_prefix: 'rsp/' });
     // Both fixed trees first.
     await waitFor('rsp /tf_static', 30_000, () => statics.find((m) => m.transforms.some((t: Any) => t.child_frame_id.startsWith('rsp/'))), rsp.output);
     const toBb = node.createPublisher('sensor_msgs/msg/JointState', `${A}/joint_states`);
@@ -317,9 +322,7 @@ describe.skipIf(withoutRos)('body_bridge on a live ROS 2 graph', () => {
     });
     const p = bridge([pa10, '--ros-args', '-r', `__ns:=${A}`, '-p', 'frame_prefix:=bbk/', '-p', 'publish_joint_states:=false', '-p', 'publish_frequency:=20.0', '-p', `mesh_dir:=${join(scratch, 'meshes-rspk')}`]);
     const urdf: string = await waitFor('robot_description', 30_000, () => descriptions[0]?.data, p.output);
-    const params = join(scratch, 'rspk.yaml');
-    writeFileSync(params, `${B}/robot_state_publisher:\n  ros__parameters:\n    frame_prefix: rsk/\n    publish_frequency: 20.0\n    robot_description: ${JSON.stringify(urdf)}\n`);
-    const rsp = start('ros2', ['run', 'robot_state_publisher', 'robot_state_publisher', '--ros-args', '-r', `__ns:=${B}`, '--params-file', params]);
+    const rsp = robotStatePublisher(B, urdf, { frame_prefix: 'rsk/', publish_frequency: '20.0' });
     const toBb = node.createPublisher('sensor_msgs/msg/JointState', `${A}/joint_states`);
     const toRsp = node.createPublisher('sensor_msgs/msg/JointState', `${B}/joint_states`);
     const joints = ['J1', 'J2', 'J3', 'J4', 'J5', 'J6', 'J7'];

@@ -93,10 +93,8 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
     return cached.options;
   };
 
-  const onJointState = (msg: JointStateInput): void => {
-    const s = options.served();
-    if (!s) return;
-    const result = handleJointState(throttle, msg, stampNs(transport.now()), jointStateOptions(s));
+  const handle = (s: Served, msg: JointStateInput, nowNs: bigint, rules: JointStateOptions): void => {
+    const result = handleJointState(throttle, msg, nowNs, rules);
     for (const issue of result.issues) report(issue);
     if (!result.publish) return;
     notePublished(pace, stampNs(msg.header.stamp), transport.wallNowNs());
@@ -104,16 +102,9 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
     if (transforms.length > 0) tfPub.publish(writeTf(transforms));
   };
 
-  // What the subscription may skip after `msg` (Transport.subscribeRaw's quiet period): /tf comes from at most
-  // publish_frequency of the messages, and every message taken costs the node more than its own work.
-  const quietAfter = (msg: JointStateInput): number => {
+  const onJointState = (msg: JointStateInput): void => {
     const s = options.served();
-    if (!s) return 0;
-    const p = params();
-    return quietPeriodMs(throttle, pace, stampNs(msg.header.stamp), stampNs(transport.now()), {
-      publishFrequency: p.publish_frequency,
-      ignoreTimestamp: p.ignore_timestamp,
-    });
+    if (s) handle(s, msg, stampNs(transport.now()), jointStateOptions(s));
   };
 
   const readJointState = jointStateReader();
@@ -127,8 +118,14 @@ export function startTfPublisher(options: TfPublisherOptions): TfPublisher {
     }
     if (options.isOwnMessage(msg.header.stamp)) return;
     options.onOtherPublisher();
-    onJointState(msg);
-    return quietAfter(msg);
+    const s = options.served();
+    if (!s) return;
+    const nowNs = stampNs(transport.now());
+    const rules = jointStateOptions(s);
+    handle(s, msg, nowNs, rules);
+    // What the subscription may then leave untaken (Transport.subscribeRaw's quiet period): /tf comes from at most
+    // publish_frequency of the messages, and every message taken costs the node more than its own work.
+    return quietPeriodMs(throttle, pace, stampNs(msg.header.stamp), nowNs, rules);
   });
 
   const publishStatic = (s: Served): void => {
