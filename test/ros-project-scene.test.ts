@@ -301,7 +301,8 @@ describe("a fixed base that stands on a static body: the contact allowed in Move
     // carry: by construction the arm's six links and TOOL's.
     const arm = ['ARM_LINK1', 'ARM_LINK2', 'ARM_LINK3', 'ARM_LINK4', 'ARM_LINK5', 'ARM_LINK6', 'TOOL_link'];
     expect(r.scenes()[0]!.link_padding).toEqual(arm.map((link_name) => ({ link_name, padding: ODOMETRY_PADDING })));
-    expect(ODOMETRY_PADDING).toBeGreaterThan(0.016);
+    // At least the odometry's error after a metre (1.6 cm, 9 mrad at the arm's 0.7 m) and the base's creep (15 mm at the tip).
+    expect(ODOMETRY_PADDING).toBeGreaterThan(0.016 + 0.009 * 0.7 + 0.015);
     // The same free root not driven (no placement_odom_frame): its base may lift off, nothing is allowed or padded.
     const free = node({ ...driven, placement_odom_frame: '' }, 'mobile-manipulator.body');
     expect(free.scenes()[0]!.allowed_collision_matrix.entry_names).toEqual([]);
