@@ -303,6 +303,17 @@ describe("a fixed base that stands on a static body: the contact allowed in Move
     expect(r.scenes()[0]!.link_padding).toEqual(arm.map((link_name) => ({ link_name, padding: ODOMETRY_PADDING })));
     // At least the odometry's error after a metre (1.6 cm, 9 mrad at the arm's 0.7 m) and the base's creep (15 mm at the tip).
     expect(ODOMETRY_PADDING).toBeGreaterThan(0.016 + 0.009 * 0.7 + 0.015);
+    // planning_padding is the user's: set, the scene goes again with it; 0 takes the padding back (a zero per link,
+    // since a diff without link_padding leaves MoveIt's as it was); out of its range it is refused.
+    const padded = (): number[] => [...new Set(r.scenes().at(-1)!.link_padding.map((l) => l.padding))];
+    expect(r.bridge.setParams({ planning_padding: 0.02 }).successful).toBe(true);
+    expect(r.scenes().at(-1)!.link_padding.map((l) => l.link_name)).toEqual(arm);
+    expect(padded()).toEqual([0.02]);
+    expect(r.bridge.setParams({ planning_padding: 0 }).successful).toBe(true);
+    expect(padded()).toEqual([0]);
+    const sent = r.scenes().length;
+    expect(r.bridge.setParams({ planning_padding: -0.01 }).successful).toBe(false);
+    expect(r.scenes().length).toBe(sent);
     // The same free root not driven (no placement_odom_frame): its base may lift off, nothing is allowed or padded.
     const free = node({ ...driven, placement_odom_frame: '' }, 'mobile-manipulator.body');
     expect(free.scenes()[0]!.allowed_collision_matrix.entry_names).toEqual([]);

@@ -137,12 +137,13 @@ export function sceneDiff(
 export const ODOMETRY_PADDING = 0.05;
 
 /**
- * The paddings for a driven base: ODOMETRY_PADDING on every link that is not part of its base (`mobility` as for
- * touchingBase), so that MoveIt's plans keep that clear of the world where the odometry has put the base.
+ * The paddings for a driven base: `padding` (m; ODOMETRY_PADDING unless the user chose) on every link that is not
+ * part of its base (`mobility` as for touchingBase), so that MoveIt's plans keep that clear of the world where the
+ * odometry has put the base. A padding of 0 is listed too: it takes back one sent before.
  */
-export function drivenBasePadding(robot: RobotModel, mobility: ReadonlySet<string>): LinkPadding[] {
+export function drivenBasePadding(robot: RobotModel, mobility: ReadonlySet<string>, padding = ODOMETRY_PADDING): LinkPadding[] {
   const base = baseLinks(robot, mobility);
-  return robot.links.filter((l) => !base.has(l.name)).map((l) => ({ link_name: l.name, padding: ODOMETRY_PADDING }));
+  return robot.links.filter((l) => !base.has(l.name)).map((l) => ({ link_name: l.name, padding }));
 }
 
 /**

@@ -5,6 +5,7 @@
 import { CONTROL_MODES, isControlMode, parseJointModes } from '../control/modes.js';
 import { LINK_NAMINGS, type LinkNaming, ROOT_INERTIAS, type RootInertia, type RosConventions } from '../model/ros-conventions.js';
 import { ROOT_JOINTS } from '../model/root-joint.js';
+import { ODOMETRY_PADDING } from '../moveit/planning-scene.js';
 
 /** The naming and root-inertia conventions the parameters ask for (validated values). */
 export const conventionsOfParams = (p: NodeParams): RosConventions => ({
@@ -83,6 +84,8 @@ export interface NodeParams {
   planning_scene_project: string;
   /** The body item of that project this node serves (left out of the scene, its world the one planned in). */
   planning_robot: string;
+  /** m; a driven base: how far MoveIt keeps the links it carries (its arm) from the planning scene's objects. */
+  planning_padding: number;
 }
 
 export type ParamName = keyof NodeParams;
@@ -255,6 +258,14 @@ export const paramSpecs: readonly ParamSpec[] = [
     kind: 'string',
     default: '',
     description: "The body item of planning_scene_project this node serves: left out of the scene, and only the bodies of its world are put in. '' = every world's bodies.",
+  },
+  {
+    name: 'planning_padding',
+    kind: 'double',
+    default: ODOMETRY_PADDING,
+    range: [0, 1],
+    description:
+      "m; a driven base only (placement_odom_frame set, with planning_scene_project): how far MoveIt keeps the links the base carries (its arm) from the planning scene's objects (the scene's link_padding), for the odometry's error and the base's creep while the arm moves, MoveIt having the base where the odometry says. 0 = none (an arm that must reach into a shelf or touch a table).",
   },
 ];
 

@@ -121,8 +121,8 @@ export function startProjectScene(options: ProjectSceneOptions): ProjectScene {
     // every change (a contact gone puts the SRDF's own matrix back).
     publisher ??= startPlanningScenePublisher({ transport });
     const matrix = semantic && (world.baseContacts.length > 0 || publisher.hasMatrix()) ? matrixWithContacts(semantic.matrix, world.baseContacts) : null;
-    // A driven base is where the odometry says: its arm is kept clear of the world by the odometry's error.
-    const padding = mobility ? drivenBasePadding(served.model, mobility) : [];
+    // A driven base is where the odometry says, and creeps while the arm moves: its arm is kept clear of the world by that.
+    const padding = mobility ? drivenBasePadding(served.model, mobility, p.planning_padding) : [];
     // MoveIt names the robot's links unprefixed; rviz finds them in TF with the node's frame_prefix.
     const markerFrame = served.model.links.some((l) => l.name === world.frame.name) ? p.frame_prefix + world.frame.name : world.frame.name;
     const result = publisher.update({ frame: world.frame, bodies: world.bodies, matrix, padding, markerFrame });

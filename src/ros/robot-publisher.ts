@@ -75,7 +75,7 @@ const RELAY_PARAMS: readonly (keyof NodeParams)[] = ['device_input_namespace', '
 /** Parameters whose change places the root again (/tf_static, and the placement topic's subscription). */
 const PLACEMENT_PARAMS: readonly (keyof NodeParams)[] = ['placement_frame', 'placement', 'placement_topic', 'placement_topic_type', 'placement_odom_frame'];
 /** Parameters whose change reads planning_scene_project again (or starts, moves or stops its watch). */
-const SCENE_PARAMS: readonly (keyof NodeParams)[] = ['planning_scene_project', 'planning_robot', 'watch_body_file', 'watch_period'];
+const SCENE_PARAMS: readonly (keyof NodeParams)[] = ['planning_scene_project', 'planning_robot', 'planning_padding', 'watch_body_file', 'watch_period'];
 
 export function startRobotPublisher(deps: RobotPublisherDeps, initial: Partial<NodeParams>): RobotPublisher {
   const { transport } = deps;
