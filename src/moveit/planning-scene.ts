@@ -127,12 +127,12 @@ export function sceneDiff(
 }
 
 /**
- * How far MoveIt keeps the links a driven base carries (its arm) from the world's objects (m). MoveIt places the
- * base where the odometry says, which after a metre driven was up to 1.6 cm and 9 mrad (6 mm at the arm's reach)
- * from where Choreonoid had it, and the base creeps while the arm moves (diff_drive_controller holds the wheels at
- * zero speed, not at a position), which carried the tip up to 15 mm (test/ros-live-mobile.test.ts, docs/control.md).
- * Together 3.7 cm; 3 cm let the arm graze the table it was planned around (CI, 30 Nov 2026: the wrist pushed off its
- * path, PATH_TOLERANCE_VIOLATED), so the tracking error and a margin are added.
+ * How far MoveIt keeps the links a driven base carries (its arm) from the world's objects (m), unless the user sets
+ * planning_padding. MoveIt places the base where the odometry says, which after a metre driven was up to 1.6 cm and
+ * 9–29 mrad (6–20 mm at the arm's reach) from where Choreonoid had it, and the base creeps while the arm moves
+ * (diff_drive_controller holds the wheels at zero speed, not at a position), which carried the tip up to 15 mm
+ * (test/ros-live-mobile.test.ts, docs/control.md). 3 cm let the arm graze the table it was planned around (CI, 30 Nov
+ * 2026: the wrist pushed off its path, PATH_TOLERANCE_VIOLATED); the worst of each does not come together.
  */
 export const ODOMETRY_PADDING = 0.05;
 
