@@ -10,9 +10,11 @@ Reads one JSON request on stdin, prints one JSON result on stdout (logs go to st
                                                                 the virtual joint's transform as MoveIt holds it
              {"kind": "fk", "joints": {JOINT: VALUE}},          the tip's pose at those joints (the base where it is)
              {"kind": "valid", "joints": {JOINT: VALUE}},       the state's validity, with its contacts
-             {"kind": "joint", "goal": {JOINT: VALUE}, "execute": BOOL},
+             {"kind": "joint", "goal": {JOINT: VALUE}, "execute": BOOL, "replan": N},
              {"kind": "pose", "goal": {"frame", "position": [x, y, z], "orientation": [x, y, z, w]},
-              "execute": BOOL}]}
+              "execute": BOOL, "replan": N}]}
+  "replan" (optional): up to N planning attempts, as MoveGroupInterface's allowReplanning asks (rviz's "Replanning"):
+  move_group plans again when a plan it found fails its own check of the timed path (INVALID_MOTION_PLAN).
 Result: {"steps": [...]} one answer per step:
   scene: {"robot", "objects": [{"id", "frame", "pose": [x y z qx qy qz qw]}], "allowed": [[A, B]...],
           "virtual": {"joint", "parent", "translation": [x, y, z], "rotation": [x, y, z, w]}}
@@ -117,7 +119,7 @@ class Probe:
         pairs = sorted({tuple(sorted((c.contact_body_1, c.contact_body_2))) for c in res.contacts})
         return {'valid': bool(res.valid), 'contacts': [list(p) for p in pairs]}
 
-    def run_goal(self, group, constraints, execute, planning_time, scaling):
+    def run_goal(self, group, constraints, execute, planning_time, scaling, replan=0):
         g = MoveGroup.Goal()
         r = g.request
         r.group_name = group
@@ -134,6 +136,9 @@ class Probe:
         r.max_velocity_scaling_factor = float(scaling)
         r.max_acceleration_scaling_factor = float(scaling)
         g.planning_options.plan_only = not execute
+        if replan:
+            g.planning_options.replan = True
+            g.planning_options.replan_attempts = int(replan)
         # A diff that changes nothing: a non-diff (full) state here is one move_group would ignore, and says so.
         g.planning_options.planning_scene_diff.is_diff = True
         g.planning_options.planning_scene_diff.robot_state.is_diff = True
@@ -148,14 +153,14 @@ class Probe:
                 'points': [{'t': p.time_from_start.sec + p.time_from_start.nanosec * 1e-9, 'p': list(p.positions)} for p in jt.points],
                 'sent': sent, 'done': done}
 
-    def joint_goal(self, group, goal, execute, planning_time, scaling):
+    def joint_goal(self, group, goal, execute, planning_time, scaling, replan=0):
         c = Constraints()
         for name, value in goal.items():
             c.joint_constraints.append(JointConstraint(joint_name=name, position=float(value), tolerance_above=JOINT_TOLERANCE,
                                                        tolerance_below=JOINT_TOLERANCE, weight=1.0))
-        return self.run_goal(group, c, execute, planning_time, scaling)
+        return self.run_goal(group, c, execute, planning_time, scaling, replan)
 
-    def pose_goal(self, group, tip, goal, execute, planning_time, scaling):
+    def pose_goal(self, group, tip, goal, execute, planning_time, scaling, replan=0):
         c = Constraints()
         pc = PositionConstraint()
         pc.header.frame_id = goal['frame']
@@ -175,7 +180,7 @@ class Probe:
         oc.weight = 1.0
         c.position_constraints = [pc]
         c.orientation_constraints = [oc]
-        return self.run_goal(group, c, execute, planning_time, scaling)
+        return self.run_goal(group, c, execute, planning_time, scaling, replan)
 
 
 def run(probe, request):
@@ -192,9 +197,9 @@ def run(probe, request):
         elif kind == 'valid':
             out.append(probe.valid(step['joints']))
         elif kind == 'joint':
-            out.append(probe.joint_goal(group, step['goal'], step.get('execute', False), planning_time, scaling))
+            out.append(probe.joint_goal(group, step['goal'], step.get('execute', False), planning_time, scaling, step.get('replan', 0)))
         elif kind == 'pose':
-            out.append(probe.pose_goal(group, tip, step['goal'], step.get('execute', False), planning_time, scaling))
+            out.append(probe.pose_goal(group, tip, step['goal'], step.get('execute', False), planning_time, scaling, step.get('replan', 0)))
         else:
             raise RuntimeError('unknown step %s' % kind)
         if kind in ('joint', 'pose'):
