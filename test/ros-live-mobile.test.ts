@@ -136,8 +136,8 @@ const SUBSTEPS = 5;
  * allowReplanning). OMPL checks its path at states 2 cm of the arm's motion apart (motion-check.ts); move_group then
  * checks the timed path at the states the time parameterisation resampled, between those, and refuses a path that
  * passes that close to the padded table (INVALID_MOTION_PLAN, which move_group itself treats as a reason to plan
- * again). In one of the ten runs since the padding became 5 cm (six on Humble, four on Jazzy; CI on Jazzy, 1 Dec
- * 2026) the first plan was refused so: one state of 207, the tool against the table.
+ * again). In one of the 36 runs since the padding became 5 cm (9 on Humble, 27 on Jazzy, to 1 Dec 2026; that one
+ * on CI, Jazzy) the first plan was refused so: one state of 207, the tool against the table.
  */
 const REPLANS = 3;
 /** What move_group logs when it refuses a plan for a state of its timed path, as one attempt of REPLANS may be. */
